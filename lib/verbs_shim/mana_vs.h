@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * lib/verbs_shim: the PMD's only door to a MANA device.
+ *
+ * The API speaks rdma-core 44's own types, so driver code reads like an
+ * ordinary rdma-core consumer, under prefixed names (never ibv_* symbols: a
+ * DPDK process may have the real libibverbs loaded). Each device is served by
+ * one of two backends, chosen when the device is opened:
+ *   - rdma-core (libibverbs + libmana, Azure hardware), mana_vs_rdma.c;
+ *   - the software MANA device, model/.
+ * Every later call is dispatched by the object's ibv_context.
+ *
+ * One error convention on both backends (the shim folds rdma-core's mixed
+ * ones into it):
+ *   - constructors return NULL and set errno;
+ *   - everything else returns 0 or a positive errno value.
+ * Semantics and errno values are those of device-contract.md sections 7-8.
+ */
+
+#ifndef MANA_VS_H
+#define MANA_VS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+#include <infiniband/manadv.h>
+
+#include "model/mana_model.h"
+
+/* ---- Logging (no DPDK here: the user plugs its logger in) ---------- */
+
+/* Levels use syslog numbering. */
+#define MANA_VS_LOG_ERR		3
+#define MANA_VS_LOG_WARNING	4
+#define MANA_VS_LOG_NOTICE	5
+#define MANA_VS_LOG_INFO	6
+#define MANA_VS_LOG_DEBUG	7
+
+typedef void (*mana_vs_log_fn)(int level, const char *msg, void *arg);
+/* NULL restores the default (stderr for ERR/WARNING, silent otherwise). */
+void mana_vs_set_logger(mana_vs_log_fn fn, void *arg);
+
+/* ---- Devices ------------------------------------------------------- */
+
+enum mana_vs_backend {
+	MANA_VS_BACKEND_RDMA = 0,
+	MANA_VS_BACKEND_MODEL = 1,
+};
+
+/*
+ * Model devices first, then rdma-core MANA devices (if libmana finds any).
+ * NULL-terminated; NULL + errno on failure.
+ */
+struct ibv_device **mana_vs_get_device_list(int *num_devices);
+void mana_vs_free_device_list(struct ibv_device **list);
+enum mana_vs_backend mana_vs_device_backend(const struct ibv_device *dev);
+enum mana_vs_backend mana_vs_context_backend(const struct ibv_context *ctx);
+const char *mana_vs_device_name(const struct ibv_device *dev);
+const char *mana_vs_ibdev_path(const struct ibv_device *dev);
+
+struct ibv_context *mana_vs_open_device(struct ibv_device *dev);
+int mana_vs_close_device(struct ibv_context *ctx);	/* EBUSY while objects live */
+int mana_vs_query_device_ex(struct ibv_context *ctx,
+			    const struct ibv_query_device_ex_input *input,
+			    struct ibv_device_attr_ex *attr);
+int mana_vs_query_port(struct ibv_context *ctx, uint8_t port, struct ibv_port_attr *attr);
+
+/* Async events on ctx->async_fd (non-blocking): EAGAIN when none. */
+int mana_vs_get_async_event(struct ibv_context *ctx, struct ibv_async_event *event);
+void mana_vs_ack_async_event(struct ibv_async_event *event);
+
+/*
+ * Set the MTU of IB port `port` (1-based). rdma-core backend: SIOCSIFMTU on
+ * the kernel netdev of that port; model: the vPort's MTU.
+ */
+int mana_vs_set_port_mtu(struct ibv_context *ctx, uint8_t port, uint32_t mtu);
+
+/* ---- PD, MR -------------------------------------------------------- */
+
+struct ibv_pd *mana_vs_alloc_pd(struct ibv_context *ctx);
+struct ibv_pd *mana_vs_alloc_parent_domain(struct ibv_context *ctx,
+					   struct ibv_parent_domain_init_attr *attr);
+int mana_vs_dealloc_pd(struct ibv_pd *pd);	/* EBUSY while used (plain PD) */
+struct ibv_mr *mana_vs_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access);
+int mana_vs_dereg_mr(struct ibv_mr *mr);
+
+/* ---- CQ and completion channel ------------------------------------- */
+
+struct ibv_comp_channel *mana_vs_create_comp_channel(struct ibv_context *ctx);
+int mana_vs_destroy_comp_channel(struct ibv_comp_channel *channel);	/* EBUSY */
+struct ibv_cq *mana_vs_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
+				 struct ibv_comp_channel *channel, int comp_vector);
+int mana_vs_destroy_cq(struct ibv_cq *cq);	/* EBUSY while a WQ/QP uses it */
+/* Read one event (EAGAIN when none, channel fd is non-blocking). */
+int mana_vs_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context);
+void mana_vs_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);
+
+/* ---- WQ, indirection table, QP ------------------------------------- */
+
+struct ibv_wq *mana_vs_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr);
+int mana_vs_destroy_wq(struct ibv_wq *wq);	/* EBUSY while in a table */
+struct ibv_rwq_ind_table *mana_vs_create_rwq_ind_table(struct ibv_context *ctx,
+						       struct ibv_rwq_ind_table_init_attr *attr);
+int mana_vs_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table);	/* EBUSY */
+struct ibv_qp *mana_vs_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
+struct ibv_qp *mana_vs_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr);
+int mana_vs_destroy_qp(struct ibv_qp *qp);
+
+/* ---- SRQ (contract decision 6) ------------------------------------- */
+
+/* The XRC-era init attributes of libibverbs 1.1.8, under the shim's name. */
+struct mana_vs_xsrq_init_attr {
+	void *srq_context;
+	struct ibv_srq_attr attr;	/* max_wr, max_sge written back (>= requested) */
+	enum ibv_srq_type srq_type;	/* IBV_SRQT_BASIC or IBV_SRQT_XRC */
+	union {
+		struct {
+			struct ibv_xrcd *xrcd;
+			struct ibv_cq *cq;
+		} xrc;
+	} ext;
+};
+
+struct ibv_srq *mana_vs_create_xsrq(struct ibv_pd *pd, struct mana_vs_xsrq_init_attr *attr);
+int mana_vs_destroy_srq(struct ibv_srq *srq);	/* EBUSY while a QP uses it */
+
+/* ---- manadv -------------------------------------------------------- */
+
+int mana_vs_set_context_attr(struct ibv_context *ctx, enum manadv_set_ctx_attr_type type,
+			     void *attr);
+int mana_vs_init_obj(struct manadv_obj *obj, uint64_t obj_type);
+
+/* ---- The software device (model backend only) ---------------------- */
+
+/*
+ * Create a software MANA device (see model/mana_model.h for the config);
+ * it then appears in mana_vs_get_device_list(). NULL + errno on failure.
+ */
+struct mana_model *mana_vs_model_create(const struct mana_model_config *cfg);
+int mana_vs_model_destroy(struct mana_model *m);
+/* The model device behind ctx, or NULL for an rdma-core device. */
+struct mana_model *mana_vs_model_of(const struct ibv_context *ctx);
+
+#endif /* MANA_VS_H */

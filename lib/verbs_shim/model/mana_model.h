@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Public API of the software MANA device (the "model").
+ *
+ * A model device looks to its users exactly like a MANA device behind
+ * rdma-core 44: its verbs objects are rdma-core's own structures and its
+ * rings, CQEs and doorbells follow drivers/net/mana/mana_gdma.h. This header
+ * adds what only a software device has: creating it, wiring its vPorts, the
+ * engine (thread or manual stepping), fault injection and counters.
+ *
+ * No DPDK dependency. Errors: functions returning int give 0 or a negative
+ * errno value; constructors return NULL and set errno.
+ */
+
+#ifndef MANA_MODEL_H
+#define MANA_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#define MANA_MODEL_MAX_PORTS		8
+#define MANA_MODEL_NAME_LEN		32
+#define MANA_MODEL_PATH_LEN		256
+#define MANA_MODEL_MAX_FRAME		9216	/* largest frame on any wire */
+#define MANA_MODEL_MAX_MTU		9000
+#define MANA_MODEL_DEFAULT_MTU		1500
+
+enum mana_model_wire_type {
+	MANA_MODEL_WIRE_NONE = 0,	/* TX frames are counted and dropped */
+	MANA_MODEL_WIRE_LOOP,		/* own TX to own RX */
+	MANA_MODEL_WIRE_PAIR,		/* a cable to another vPort */
+	MANA_MODEL_WIRE_GEN,		/* traffic generator (RX) and sink (TX) */
+	MANA_MODEL_WIRE_PCAP,		/* RX from a capture file, TX to one */
+	MANA_MODEL_WIRE_TAP,		/* a Linux TAP interface */
+};
+
+enum mana_model_gen_proto {
+	MANA_MODEL_GEN_UDP = 0,
+	MANA_MODEL_GEN_TCP,
+};
+
+struct mana_model_gen_cfg {
+	uint32_t flows;		/* distinct 5-tuples, round robin; default 1 */
+	uint32_t frame_len;	/* bytes without FCS, 60..MANA_MODEL_MAX_FRAME; default 64 */
+	enum mana_model_gen_proto proto;
+	bool ipv6;
+	uint64_t rate_pps;	/* 0: as fast as the engine runs */
+	uint64_t count;		/* frames to send; 0: unlimited */
+	bool lossless;		/* send only when the target RX queue has a posted WQE */
+	uint8_t dst_mac[6];	/* all zero: the port's own MAC */
+	uint32_t dst_ip_base;	/* IPv4 destination of flow 0 (host order); 0: 198.18.0.1 */
+	uint32_t seed;		/* varies source addresses and ports */
+};
+
+struct mana_model_wire_cfg {
+	enum mana_model_wire_type type;
+	union {
+		struct {
+			char dev[MANA_MODEL_NAME_LEN];	/* "" = the same device */
+			uint8_t port;
+		} pair;
+		struct mana_model_gen_cfg gen;
+		struct {
+			char rx[MANA_MODEL_PATH_LEN];	/* "" = no RX */
+			char tx[MANA_MODEL_PATH_LEN];	/* "" = no TX capture */
+			bool loop_file;			/* replay rx forever */
+		} pcap;
+		struct {
+			char ifname[16];
+		} tap;
+	};
+};
+
+struct mana_model_config {
+	char name[MANA_MODEL_NAME_LEN];	/* unique; also the ibv_device name */
+	uint8_t nports;			/* 1..MANA_MODEL_MAX_PORTS */
+	uint8_t mac[MANA_MODEL_MAX_PORTS][6];
+	bool mac_set[MANA_MODEL_MAX_PORTS];	/* false: generated 00:15:5d:xx:xx:xx */
+	struct mana_model_wire_cfg wire[MANA_MODEL_MAX_PORTS];
+	bool manual;			/* no engine thread: mana_model_step() drives it */
+	int engine_cpu;			/* -1: not pinned */
+	bool shared_doorbell;		/* hardware-like single doorbell page (contract 1.2) */
+	bool rx_coalesce;		/* CQE type 2 (contract 1.3); default true */
+	uint16_t vendor_part_id;	/* 0 or 2 (contract 7.3) */
+	uint32_t max_qp;		/* default 64 */
+	int numa_node;			/* -1: any */
+	char pci_bdf[16];		/* "" or dddd:bb:dd.f: present a PCI function in sysfs */
+	char sysfs_root[MANA_MODEL_PATH_LEN];	/* where the PCI/IB sysfs tree is written */
+};
+
+struct mana_model;
+
+/* Defaults: 1 port, loop wire, threaded engine, coalescing on. */
+void mana_model_config_init(struct mana_model_config *cfg, const char *name);
+
+/*
+ * Parse a wire spec into cfg:
+ *   none | loop | pair:<port> | pair:<device>/<port>
+ *   gen[:flows=N][:len=N][:proto=udp|tcp][:ipv6=0|1][:rate=PPS][:count=N]
+ *      [:lossless=0|1][:dmac=xx:xx:..] (dmac uses '-' separators: 02-00-00-00-00-01)
+ *   pcap:rx=<file>[:tx=<file>][:loop=0|1] | pcap:tx=<file>
+ *   tap:<ifname>
+ * Returns 0 or -EINVAL; on error *why names what was wrong (static string).
+ */
+int mana_model_parse_wire(const char *spec, struct mana_model_wire_cfg *cfg, const char **why);
+
+struct mana_model *mana_model_create(const struct mana_model_config *cfg);
+/* -EBUSY while any ibv_context of the device is open. */
+int mana_model_destroy(struct mana_model *m);
+struct mana_model *mana_model_find(const char *name);
+/* Number of model devices; fills up to max entries of list. */
+unsigned int mana_model_list(struct mana_model **list, unsigned int max);
+struct ibv_device *mana_model_ibv_device(struct mana_model *m);
+/* The model behind an ibv_device, ibv_context or any verbs object's context; NULL if foreign. */
+struct mana_model *mana_model_from_device(const struct ibv_device *dev);
+struct mana_model *mana_model_from_context(const struct ibv_context *ctx);
+const struct mana_model_config *mana_model_config(const struct mana_model *m);
+/* Where the device's sysfs tree lives (the ibv_device's ibdev_path). */
+const char *mana_model_ibdev_path(const struct mana_model *m);
+
+/* Manual engine: one pass over every queue and wire; returns work items done. */
+unsigned int mana_model_step(struct mana_model *m);
+/* Steps until a pass does nothing (at most max_passes); returns passes run. */
+unsigned int mana_model_run_idle(struct mana_model *m, unsigned int max_passes);
+
+/* Faults and controls, usable while traffic runs. */
+int mana_model_set_link(struct mana_model *m, unsigned int port, bool up);
+int mana_model_fatal(struct mana_model *m);
+/* The next n TX WQEs of port complete with error CQE type (33..41). */
+int mana_model_inject_tx_error(struct mana_model *m, unsigned int port, uint32_t type, uint32_t n);
+/* Drop the next n frames arriving at port from its wire (counted as injected drops). */
+int mana_model_drop_next(struct mana_model *m, unsigned int port, uint32_t n);
+int mana_model_gen_set(struct mana_model *m, unsigned int port, uint64_t rate_pps, uint32_t flows);
+/* Hand one frame to port's RX as if it came from the wire. */
+int mana_model_inject_rx(struct mana_model *m, unsigned int port, const void *frame, uint32_t len);
+int mana_model_set_mtu(struct mana_model *m, unsigned int port, uint32_t mtu);
+int mana_model_get_mac(const struct mana_model *m, unsigned int port, uint8_t mac[6]);
+
+struct mana_model_port_stats {
+	uint64_t rx_frames, rx_bytes;		/* delivered into RX WQEs */
+	uint64_t tx_frames, tx_bytes;		/* put on the wire */
+	uint64_t rx_drop_no_wqe;		/* no posted WQE on the target RQ */
+	uint64_t rx_drop_no_rxq;		/* no RSS QP, or link down */
+	uint64_t rx_drop_sge;			/* RX SGE outside an MR / not LOCAL_WRITE */
+	uint64_t rx_drop_injected;
+	uint64_t rx_truncated;			/* CQE_RX_TRUNCATED completions */
+	uint64_t rx_coalesced_cqes;		/* type 2 CQEs written */
+	uint64_t tx_err[10];			/* by CQE type 33..41 at [type - 32] ([0] unused) */
+	uint64_t tx_drop_link_down;
+	uint64_t db_rejected;			/* doorbell stores refused (contract 14 #15) */
+	uint64_t queue_errors;			/* queues stopped for a protocol violation */
+	/* gen/pcap/tap wire side */
+	uint64_t wire_gen_frames;		/* frames the generator produced */
+	uint64_t wire_sink_frames, wire_sink_bytes;
+	uint64_t wire_sink_bad;			/* bad checksum or corrupted payload */
+	uint64_t wire_sink_csum_ok;		/* sink verified IP and L4 checksums */
+};
+int mana_model_port_stats(const struct mana_model *m, unsigned int port,
+			  struct mana_model_port_stats *st);
+int mana_model_port_stats_reset(struct mana_model *m, unsigned int port);
+
+/* Engine counters: passes, busy passes, and the engine's own CPU time. */
+struct mana_model_engine_stats {
+	uint64_t passes, busy_passes;
+	uint64_t frames;		/* TX + RX frames handled */
+	uint64_t cpu_ns;		/* thread CPU time (threaded mode) */
+};
+int mana_model_engine_stats(const struct mana_model *m, struct mana_model_engine_stats *st);
+
+/* Last violation the device saw, as text ("" if none); for logs and tests. */
+const char *mana_model_last_error(const struct mana_model *m);
+
+#endif /* MANA_MODEL_H */

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * The boundary between a vPort of the model and the wire behind it.
+ *
+ * TX: the engine hands every frame a port transmits to wire->ops->tx (the
+ * wire copies it; the engine thread of the sending device calls it).
+ * RX: each engine pass calls wire->ops->poll, which hands arriving frames to
+ * the port with mm_port_rx() (always on the receiving device's engine
+ * thread, so the RX side needs no lock). A wire between two ports (pair,
+ * loop) therefore queues frames in an inbox that the receiving side drains.
+ */
+
+#ifndef MANA_MODEL_WIRE_H
+#define MANA_MODEL_WIRE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mana_model.h"
+
+struct mm_port;		/* a vPort, owned by the model core */
+struct mm_wire;
+
+struct mm_wire_ops {
+	const char *name;
+	/* Take a copy of one transmitted frame (len <= MANA_MODEL_MAX_FRAME). */
+	void (*tx)(struct mm_wire *w, const uint8_t *frame, uint32_t len);
+	/* Deliver up to budget frames with mm_port_rx(); return how many. */
+	unsigned int (*poll)(struct mm_wire *w, unsigned int budget);
+	void (*close)(struct mm_wire *w);
+};
+
+struct mm_wire {
+	const struct mm_wire_ops *ops;
+	struct mm_port *port;		/* the vPort this end belongs to */
+	struct mana_model_wire_cfg cfg;
+	void *priv;			/* the wire type's own state */
+	/* Counters the wire keeps (gen/sink); read by mana_model_port_stats. */
+	uint64_t gen_frames;
+	uint64_t sink_frames, sink_bytes, sink_bad, sink_csum_ok;
+	bool gen_paused;
+	uint64_t gen_rate_pps;		/* live value, mana_model_gen_set() */
+	uint32_t gen_flows;
+};
+
+/*
+ * Implemented by the model core (model engine).
+ */
+/* A frame arrives at port from its wire: RSS, scatter into an RX WQE, CQE. */
+void mm_port_rx(struct mm_port *port, const uint8_t *frame, uint32_t len);
+/* Would a frame be accepted now (a WQE is posted on the RQ it hashes to)? */
+bool mm_port_rx_ready(struct mm_port *port, const uint8_t *frame, uint32_t len);
+/* The port's MAC, index and device (for pair wires across devices). */
+const uint8_t *mm_port_mac(const struct mm_port *port);
+unsigned int mm_port_index(const struct mm_port *port);
+/* The wire of port `index` of device `m` (pair wires find their peer). */
+struct mm_wire *mm_port_wire(struct mana_model *m, unsigned int index);
+
+/*
+ * Implemented by the wires (model_wire*.c).
+ */
+/* Open the wire cfg for port; NULL + errno on failure (log says why). */
+struct mm_wire *mm_wire_open(struct mm_port *port, const struct mana_model_wire_cfg *cfg);
+/* Connect pair wires once every device port exists; 0 or -errno. */
+int mm_wire_connect(struct mm_wire *w);
+void mm_wire_close(struct mm_wire *w);
+
+/* Logging from wires, routed to the shim's logger (implemented by the core). */
+void mm_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif /* MANA_MODEL_WIRE_H */
