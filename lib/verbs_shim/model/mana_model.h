@@ -47,7 +47,7 @@ enum mana_model_gen_proto {
 
 struct mana_model_gen_cfg {
 	uint32_t flows;		/* distinct 5-tuples, round robin; default 1 */
-	uint32_t frame_len;	/* bytes without FCS, 60..MANA_MODEL_MAX_FRAME; default 64 */
+	uint32_t frame_len;	/* bytes without FCS, protocol minimum..MANA_MODEL_MAX_FRAME; default 64 */
 	enum mana_model_gen_proto proto;
 	bool ipv6;
 	uint64_t rate_pps;	/* 0: as fast as the engine runs */
@@ -103,7 +103,9 @@ void mana_model_config_init(struct mana_model_config *cfg, const char *name);
  * Parse a wire spec into cfg:
  *   none | loop | pair:<port> | pair:<device>/<port>
  *   gen[:flows=N][:len=N][:proto=udp|tcp][:ipv6=0|1][:rate=PPS][:count=N]
- *      [:lossless=0|1][:dmac=xx:xx:..] (dmac uses '-' separators: 02-00-00-00-00-01)
+ *      [:lossless=0|1][:dmac=02-00-00-00-00-01][:dip=a.b.c.d][:seed=N]
+ *      (len: bytes without FCS, at least the headers plus the 16-byte pattern:
+ *      60 UDP/IPv4, 66 TCP/IPv4, 74 UDP/IPv6, 86 TCP/IPv6)
  *   pcap:rx=<file>[:tx=<file>][:loop=0|1] | pcap:tx=<file>
  *   tap:<ifname>
  * Returns 0 or -EINVAL; on error *why names what was wrong (static string).

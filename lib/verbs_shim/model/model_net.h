@@ -52,6 +52,7 @@ uint16_t mm_csum_fold(uint32_t sum);	/* fold to 16 bits, no inversion */
 struct mm_csum_result {
 	bool ip_checked, ip_ok;		/* IPv4 header checksum */
 	bool l4_checked, l4_ok;		/* TCP or UDP checksum (UDP csum 0 over IPv4 = ok) */
+	bool udp_no_csum;		/* UDP over IPv4 carried checksum 0: nothing verified */
 };
 void mm_csum_verify(const uint8_t *frame, uint32_t len, const struct mm_frame_info *fi,
 		    struct mm_csum_result *res);
@@ -65,5 +66,36 @@ void mm_csum_verify(const uint8_t *frame, uint32_t len, const struct mm_frame_in
  */
 bool mm_csum_offload(uint8_t *frame, uint32_t len, const struct mm_frame_info *fi,
 		     bool ip, bool tcp, bool udp);
+
+/*
+ * Fast Toeplitz for the engine: per-key lookup tables, one 256-entry table
+ * per input byte position (the contract 6 input is at most 36 bytes:
+ * two IPv6 addresses and two ports). Same results as mm_toeplitz.
+ */
+#define MM_RSS_INPUT_MAX	36
+
+struct mm_rss_ctx {
+	uint32_t lut[MM_RSS_INPUT_MAX][256];
+};
+
+void mm_rss_ctx_init(struct mm_rss_ctx *ctx, const uint8_t key[MM_RSS_KEY_LEN]);
+/* len <= MM_RSS_INPUT_MAX. */
+uint32_t mm_rss_ctx_toeplitz(const struct mm_rss_ctx *ctx, const uint8_t *input, uint32_t len);
+
+/*
+ * The hash input of a frame (contract 6) written to in; returns its length
+ * (0 for non-IP) and sets *hashtype as mm_rss_hash does.
+ */
+uint32_t mm_rss_input(const uint8_t *frame, const struct mm_frame_info *fi,
+		      uint8_t in[MM_RSS_INPUT_MAX], uint32_t *hashtype);
+/* mm_rss_hash with the lookup tables of ctx. */
+uint32_t mm_rss_hash_ctx(const struct mm_rss_ctx *ctx, const uint8_t *frame,
+			 const struct mm_frame_info *fi, uint32_t *hashtype);
+
+/*
+ * One's-complement sum of the TCP/UDP pseudo header of the frame's IP
+ * header (addresses, protocol, L4 length), not folded, not inverted.
+ */
+uint32_t mm_csum_pseudo(const uint8_t *frame, const struct mm_frame_info *fi);
 
 #endif /* MANA_MODEL_NET_H */

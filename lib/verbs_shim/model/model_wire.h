@@ -43,8 +43,13 @@ struct mm_wire {
 	uint64_t sink_frames, sink_bytes, sink_bad, sink_csum_ok;
 	bool gen_paused;
 	uint64_t gen_rate_pps;		/* live value, mana_model_gen_set() */
-	uint32_t gen_flows;
+	uint32_t gen_flows;		/* live value, 1..MM_GEN_MAX_FLOWS */
+	/* Frames the wire could not carry (inbox full, peer gone, TAP write failed). */
+	uint64_t wire_drops;
 };
+
+/* Largest number of generator flows (parse and mana_model_gen_set limit). */
+#define MM_GEN_MAX_FLOWS	65536
 
 /*
  * Implemented by the model core (model engine).
