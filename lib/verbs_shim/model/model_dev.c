@@ -1,0 +1,708 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Model devices: configuration defaults, creation and destruction, the
+ * global registry, MAC and id generators, the sysfs-like tree that makes a
+ * model device look like a MANA PCI function to probe code, and logging.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model_priv.h"
+
+pthread_mutex_t mm_global_lock = PTHREAD_MUTEX_INITIALIZER;
+static LIST_HEAD(, mana_model) mm_models = LIST_HEAD_INITIALIZER(mm_models);
+
+static void (*mm_log_fn)(int level, const char *msg, void *arg);
+static void *mm_log_arg;
+
+/* ---- logging ---------------------------------------------------------- */
+
+void
+mana_model_set_log(void (*fn)(int level, const char *msg, void *arg), void *arg)
+{
+	mm_log_fn = fn;
+	mm_log_arg = arg;
+}
+
+void
+mm_vlog(int level, const char *fmt, va_list ap)
+{
+	char msg[512];
+
+	if (mm_log_fn == NULL && level > MM_LOG_WARNING)
+		return;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (mm_log_fn != NULL)
+		mm_log_fn(level, msg, mm_log_arg);
+	else
+		fprintf(stderr, "mana_model: %s\n", msg);
+}
+
+void
+mm_log(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	mm_vlog(level, fmt, ap);
+	va_end(ap);
+}
+
+void
+mm_error(struct mana_model *m, int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (m != NULL)
+		vsnprintf(m->last_error, sizeof(m->last_error), fmt, ap);
+	va_end(ap);
+	if (m != NULL)
+		mm_log(level, "%s: %s", m->cfg.name, m->last_error);
+	else {
+		va_start(ap, fmt);
+		mm_vlog(level, fmt, ap);
+		va_end(ap);
+	}
+}
+
+const char *
+mana_model_last_error(const struct mana_model *m)
+{
+	return m == NULL ? "" : m->last_error;
+}
+
+/* ---- generators --------------------------------------------------------- */
+
+static uint32_t
+mm_fnv1a(const char *s, uint32_t extra)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	h = (h ^ extra) * 16777619u;
+	return h;
+}
+
+uint32_t
+mm_pow2_ceil(uint32_t x)
+{
+	uint32_t p = 1;
+
+	while (p < x)
+		p <<= 1;
+	return p;
+}
+
+/*
+ * Queue ids: a bijection of a counter over 24 bits (odd multiplier, xor
+ * seed), so ids are distinct, spread over the whole range (most >= 1024,
+ * exercising vsq_frame) and never small sequential numbers.
+ */
+uint32_t
+mm_new_queue_id(struct mana_model *m)
+{
+	uint32_t id;
+
+	do {
+		m->id_ctr++;
+		id = ((m->id_ctr * 0x9E3779u) ^ m->id_seed) & 0xFFFFFFu;
+	} while (id == 0);
+	return id;
+}
+
+/* lkeys: xorshift-mixed counter over 32 bits (a bijection), never 0. */
+uint32_t
+mm_new_lkey(struct mana_model *m)
+{
+	uint32_t x;
+
+	do {
+		x = ++m->key_ctr * 0x85EBCA6Bu;
+		x ^= m->key_seed;
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+	} while (x == 0 || mm_mr_lookup(m, x) != NULL);
+	return x;
+}
+
+static void
+mm_gen_mac(const char *name, unsigned int port, uint8_t mac[6])
+{
+	uint32_t h = mm_fnv1a(name, port + 1);
+
+	mac[0] = 0x00;
+	mac[1] = 0x15;
+	mac[2] = 0x5d;
+	mac[3] = (uint8_t)(h >> 16);
+	mac[4] = (uint8_t)(h >> 8);
+	mac[5] = (uint8_t)(h ^ port);
+}
+
+/* ---- config ------------------------------------------------------------- */
+
+void
+mana_model_config_init(struct mana_model_config *cfg, const char *name)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	if (name != NULL)
+		snprintf(cfg->name, sizeof(cfg->name), "%s", name);
+	cfg->nports = 1;
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_PORTS; i++)
+		cfg->wire[i].type = MANA_MODEL_WIRE_LOOP;
+	cfg->manual = false;
+	cfg->engine_cpu = -1;
+	cfg->shared_doorbell = false;
+	cfg->rx_coalesce = true;
+	cfg->vendor_part_id = 2;
+	cfg->max_qp = MM_DEFAULT_MAX_QP;
+	cfg->numa_node = -1;
+}
+
+static struct mana_model *
+mm_find_locked(const char *name)
+{
+	struct mana_model *m;
+
+	LIST_FOREACH(m, &mm_models, link)
+		if (strcmp(m->cfg.name, name) == 0)
+			return m;
+	return NULL;
+}
+
+bool
+mm_model_valid(const struct mana_model *m)
+{
+	const struct mana_model *it;
+	bool found = false;
+
+	pthread_mutex_lock(&mm_global_lock);
+	LIST_FOREACH(it, &mm_models, link)
+		if (it == m)
+			found = true;
+	pthread_mutex_unlock(&mm_global_lock);
+	return found;
+}
+
+static int
+mm_config_check(const struct mana_model_config *cfg)
+{
+	if (cfg->name[0] == '\0' || memchr(cfg->name, '\0', sizeof(cfg->name)) == NULL ||
+	    strchr(cfg->name, '/') != NULL) {
+		mm_log(MM_LOG_ERR, "create: invalid device name");
+		return EINVAL;
+	}
+	if (cfg->nports < 1 || cfg->nports > MANA_MODEL_MAX_PORTS) {
+		mm_log(MM_LOG_ERR, "create %s: nports %u not in 1..%u", cfg->name,
+		       cfg->nports, MANA_MODEL_MAX_PORTS);
+		return EINVAL;
+	}
+	if (cfg->vendor_part_id != 0 && cfg->vendor_part_id != 2) {
+		mm_log(MM_LOG_ERR, "create %s: vendor_part_id %u not 0 or 2", cfg->name,
+		       cfg->vendor_part_id);
+		return EINVAL;
+	}
+	for (unsigned int i = 0; i < cfg->nports; i++)
+		if (cfg->wire[i].type > MANA_MODEL_WIRE_TAP) {
+			mm_log(MM_LOG_ERR, "create %s: port %u: bad wire type", cfg->name, i);
+			return EINVAL;
+		}
+	return 0;
+}
+
+/* ---- sysfs tree ----------------------------------------------------------- */
+
+static int
+mm_write_file(const char *dir, const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+mm_write_file(const char *dir, const char *file, const char *fmt, ...)
+{
+	char path[MANA_MODEL_PATH_LEN * 2];
+	va_list ap;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (f == NULL)
+		return errno;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	return fclose(f) == 0 ? 0 : errno;
+}
+
+/* mkdir -p */
+static int
+mm_mkdirs(const char *path)
+{
+	char tmp[MANA_MODEL_PATH_LEN * 2];
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+			return errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+		return errno;
+	return 0;
+}
+
+static int
+mm_rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void
+mm_rm_tree(const char *path)
+{
+	nftw(path, mm_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The PCI function a DPDK 22.11 Linux PCI scan and the mana probe accept. */
+static int
+mm_sysfs_pci(struct mana_model *m)
+{
+	char dir[MANA_MODEL_PATH_LEN * 2], link[MANA_MODEL_PATH_LEN * 2];
+	const struct mana_model_config *cfg = &m->cfg;
+	int rc = 0;
+
+	snprintf(m->pci_dir, sizeof(m->pci_dir), "%s/bus/pci/devices/%s", m->root, cfg->pci_bdf);
+	snprintf(dir, sizeof(dir), "%s/bus/pci/drivers/mana", m->root);
+	if (mm_mkdirs(m->pci_dir) != 0 || mm_mkdirs(dir) != 0)
+		return errno;
+	rc |= mm_write_file(m->pci_dir, "vendor", "0x1414\n");
+	rc |= mm_write_file(m->pci_dir, "device", "0x00ba\n");
+	rc |= mm_write_file(m->pci_dir, "subsystem_vendor", "0x1414\n");
+	rc |= mm_write_file(m->pci_dir, "subsystem_device", "0x0000\n");
+	rc |= mm_write_file(m->pci_dir, "class", "0x020000\n");
+	rc |= mm_write_file(m->pci_dir, "numa_node", "%d\n", cfg->numa_node);
+	rc |= mm_write_file(m->pci_dir, "uevent",
+			    "DRIVER=mana\nPCI_CLASS=20000\nPCI_ID=1414:00BA\n"
+			    "PCI_SUBSYS_ID=1414:0000\nPCI_SLOT_NAME=%s\n", cfg->pci_bdf);
+	/* 13 resource lines, as Linux writes them; no BAR is mappable. */
+	rc |= mm_write_file(m->pci_dir, "resource", "%s",
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			    "0x0000000000000000 0x0000000000000000 0x0000000000000000\n");
+	if (rc != 0)
+		return EIO;
+	/* A bound kernel driver: DPDK skips functions without one. */
+	snprintf(link, sizeof(link), "%s/driver", m->pci_dir);
+	if (symlink(dir, link) != 0 && errno != EEXIST)
+		return errno;
+	for (unsigned int i = 0; i < cfg->nports; i++) {
+		const uint8_t *a = m->port[i].mac;
+
+		snprintf(dir, sizeof(dir), "%s/net/%.10s_p%u", m->pci_dir, cfg->name, i);
+		if (mm_mkdirs(dir) != 0)
+			return errno;
+		rc |= mm_write_file(dir, "dev_port", "%u\n", i);
+		rc |= mm_write_file(dir, "address", "%02x:%02x:%02x:%02x:%02x:%02x\n",
+				    a[0], a[1], a[2], a[3], a[4], a[5]);
+		rc |= mm_write_file(dir, "mtu", "%u\n", m->port[i].mtu);
+	}
+	if (rc != 0)
+		return EIO;
+	snprintf(link, sizeof(link), "%s/device", m->ibdev.ibdev_path);
+	if (symlink(m->pci_dir, link) != 0 && errno != EEXIST)
+		return errno;
+	return 0;
+}
+
+static int
+mm_sysfs_create(struct mana_model *m)
+{
+	const char *tmp = getenv("TMPDIR");
+	int rc;
+
+	if (m->cfg.sysfs_root[0] != '\0') {
+		snprintf(m->root, sizeof(m->root), "%s", m->cfg.sysfs_root);
+		rc = mm_mkdirs(m->root);
+		if (rc != 0)
+			return rc;
+	} else {
+		snprintf(m->root, sizeof(m->root), "%s/mana_model.XXXXXX",
+			 tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+		if (mkdtemp(m->root) == NULL)
+			return errno;
+		m->root_created = true;
+	}
+	if (snprintf(m->ibdev.ibdev_path, sizeof(m->ibdev.ibdev_path), "%s/class/infiniband/%s",
+		     m->root, m->cfg.name) >= (int)sizeof(m->ibdev.ibdev_path) ||
+	    snprintf(m->ibdev.dev_path, sizeof(m->ibdev.dev_path), "%s/class/infiniband_verbs/%s",
+		     m->root, m->ibdev.dev_name) >= (int)sizeof(m->ibdev.dev_path))
+		return ENAMETOOLONG;
+	rc = mm_mkdirs(m->ibdev.ibdev_path);
+	if (rc == 0)
+		rc = mm_mkdirs(m->ibdev.dev_path);
+	if (rc == 0)
+		rc = mm_write_file(m->ibdev.dev_path, "ibdev", "%s\n", m->cfg.name);
+	if (rc == 0 && m->cfg.pci_bdf[0] != '\0')
+		rc = mm_sysfs_pci(m);
+	return rc;
+}
+
+static void
+mm_sysfs_remove(struct mana_model *m)
+{
+	if (m->root[0] == '\0')
+		return;
+	if (m->root_created) {
+		mm_rm_tree(m->root);
+		return;
+	}
+	mm_rm_tree(m->ibdev.ibdev_path);
+	mm_rm_tree(m->ibdev.dev_path);
+	if (m->pci_dir[0] != '\0')
+		mm_rm_tree(m->pci_dir);
+}
+
+/* ---- wires -------------------------------------------------------------- */
+
+/* Connect every pair wire whose peer exists now; keep the others pending. */
+void
+mm_wires_connect(struct mana_model *m)
+{
+	bool pending = false;
+
+	for (unsigned int i = 0; i < m->cfg.nports; i++) {
+		struct mm_port *p = &m->port[i];
+		int rc;
+
+		if (p->wire == NULL || p->wire_connected)
+			continue;
+		rc = mm_wire_connect(p->wire);
+		if (rc == 0)
+			p->wire_connected = true;
+		else if (rc == -EAGAIN)
+			pending = true;
+		else {
+			mm_error(m, MM_LOG_ERR, "port %u: wire connect failed (%d)", i + 1, rc);
+			p->wire_connected = true;	/* do not retry a hard failure */
+		}
+	}
+	__atomic_store_n(&m->wires_pending, pending, __ATOMIC_RELEASE);
+}
+
+static void
+mm_wires_close(struct mana_model *m)
+{
+	for (unsigned int i = 0; i < m->cfg.nports; i++) {
+		if (m->port[i].wire != NULL)
+			mm_wire_close(m->port[i].wire);
+		m->port[i].wire = NULL;
+	}
+}
+
+/* ---- create / destroy --------------------------------------------------- */
+
+static void
+mm_ports_init(struct mana_model *m)
+{
+	for (unsigned int i = 0; i < m->cfg.nports; i++) {
+		struct mm_port *p = &m->port[i];
+
+		p->m = m;
+		p->index = i;
+		if (m->cfg.mac_set[i])
+			memcpy(p->mac, m->cfg.mac[i], 6);
+		else
+			mm_gen_mac(m->cfg.name, i, p->mac);
+		p->mtu = MANA_MODEL_DEFAULT_MTU;
+		p->link_up = true;
+		/* Non-zero and per port, so a driver using 0 or another port's is caught. */
+		p->tx_vp_offset = 16 + ((m->id_seed >> 4) + 29 * i) % 200;
+		pthread_mutex_init(&p->inbox_lock, NULL);
+	}
+}
+
+static void
+mm_model_free(struct mana_model *m)
+{
+	mm_wires_close(m);
+	for (unsigned int i = 0; i < m->cfg.nports; i++) {
+		struct mm_inbox_frame *f = m->port[i].inbox_head, *n;
+
+		for (; f != NULL; f = n) {
+			n = f->next;
+			free(f);
+		}
+		pthread_mutex_destroy(&m->port[i].inbox_lock);
+	}
+	mm_sysfs_remove(m);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+static int
+mm_open_wires(struct mana_model *m)
+{
+	for (unsigned int i = 0; i < m->cfg.nports; i++) {
+		m->port[i].wire = mm_wire_open(&m->port[i], &m->cfg.wire[i]);
+		if (m->port[i].wire == NULL) {
+			int err = errno != 0 ? errno : EINVAL;
+
+			mm_log(MM_LOG_ERR, "create %s: port %u: cannot open wire", m->cfg.name,
+			       i + 1);
+			return err;
+		}
+	}
+	return 0;
+}
+
+struct mana_model *
+mana_model_create(const struct mana_model_config *cfg)
+{
+	struct mana_model *m;
+	int err;
+
+	if (cfg == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	err = mm_config_check(cfg);
+	if (err != 0) {
+		errno = err;
+		return NULL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (m == NULL)
+		return NULL;
+	m->cfg = *cfg;
+	if (m->cfg.max_qp == 0)
+		m->cfg.max_qp = MM_DEFAULT_MAX_QP;
+	pthread_mutex_init(&m->lock, NULL);
+	LIST_INIT(&m->ctxs);
+	LIST_INIT(&m->qps);
+	LIST_INIT(&m->wqs);
+	LIST_INIT(&m->cqs);
+	LIST_INIT(&m->inds);
+	LIST_INIT(&m->chans);
+	m->id_seed = mm_fnv1a(cfg->name, 0x5eed) & 0xFFFFFFu;
+	m->key_seed = mm_fnv1a(cfg->name, 0x1c3e);
+	m->ibdev.node_type = IBV_NODE_CA;
+	m->ibdev.transport_type = IBV_TRANSPORT_IB;
+	snprintf(m->ibdev.name, sizeof(m->ibdev.name), "%s", cfg->name);
+	snprintf(m->ibdev.dev_name, sizeof(m->ibdev.dev_name), "uverbs_%s", cfg->name);
+	mm_ports_init(m);
+
+	pthread_mutex_lock(&mm_global_lock);
+	if (mm_find_locked(cfg->name) != NULL) {
+		pthread_mutex_unlock(&mm_global_lock);
+		mm_log(MM_LOG_ERR, "create %s: name already used", cfg->name);
+		free(m);
+		errno = EEXIST;
+		return NULL;
+	}
+	err = mm_sysfs_create(m);
+	if (err == 0)
+		err = mm_open_wires(m);
+	if (err != 0) {
+		pthread_mutex_unlock(&mm_global_lock);
+		mm_log(MM_LOG_ERR, "create %s: setup failed: %s", cfg->name, strerror(err));
+		mm_model_free(m);
+		errno = err;
+		return NULL;
+	}
+	LIST_INSERT_HEAD(&mm_models, m, link);
+	pthread_mutex_unlock(&mm_global_lock);
+	/*
+	 * Pair wires whose peer does not exist yet stay pending; every engine
+	 * pass of every device retries them, so a device created later connects.
+	 * (Never called under mm_global_lock: connecting looks peers up.)
+	 */
+	pthread_mutex_lock(&m->lock);
+	mm_wires_connect(m);
+	pthread_mutex_unlock(&m->lock);
+
+	if (!cfg->manual) {
+		err = mm_engine_start(m);
+		if (err != 0) {
+			pthread_mutex_lock(&mm_global_lock);
+			LIST_REMOVE(m, link);
+			pthread_mutex_unlock(&mm_global_lock);
+			mm_model_free(m);
+			errno = err;
+			return NULL;
+		}
+	}
+	mm_log(MM_LOG_INFO, "created device %s (%u ports) at %s", cfg->name, cfg->nports,
+	       m->ibdev.ibdev_path);
+	return m;
+}
+
+int
+mana_model_destroy(struct mana_model *m)
+{
+	if (m == NULL || !mm_model_valid(m))
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	if (!LIST_EMPTY(&m->ctxs)) {
+		pthread_mutex_unlock(&m->lock);
+		return -EBUSY;
+	}
+	pthread_mutex_unlock(&m->lock);
+	mm_engine_stop(m);
+	pthread_mutex_lock(&mm_global_lock);
+	LIST_REMOVE(m, link);
+	pthread_mutex_unlock(&mm_global_lock);
+	mm_model_free(m);
+	return 0;
+}
+
+struct mana_model *
+mana_model_find(const char *name)
+{
+	struct mana_model *m;
+
+	if (name == NULL)
+		return NULL;
+	pthread_mutex_lock(&mm_global_lock);
+	m = mm_find_locked(name);
+	pthread_mutex_unlock(&mm_global_lock);
+	return m;
+}
+
+unsigned int
+mana_model_list(struct mana_model **list, unsigned int max)
+{
+	struct mana_model *m;
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&mm_global_lock);
+	LIST_FOREACH(m, &mm_models, link) {
+		if (list != NULL && n < max)
+			list[n] = m;
+		n++;
+	}
+	pthread_mutex_unlock(&mm_global_lock);
+	return n;
+}
+
+struct ibv_device **
+mana_model_get_device_list(int *num_devices)
+{
+	struct ibv_device **list;
+	struct mana_model *m;
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&mm_global_lock);
+	LIST_FOREACH(m, &mm_models, link)
+		n++;
+	list = calloc(n + 1, sizeof(*list));
+	if (list == NULL) {
+		pthread_mutex_unlock(&mm_global_lock);
+		return NULL;
+	}
+	n = 0;
+	/* Oldest first: the list is built by head insertion. */
+	LIST_FOREACH(m, &mm_models, link)
+		n++;
+	{
+		unsigned int i = n;
+
+		LIST_FOREACH(m, &mm_models, link)
+			list[--i] = &m->ibdev;
+	}
+	pthread_mutex_unlock(&mm_global_lock);
+	if (num_devices != NULL)
+		*num_devices = (int)n;
+	return list;
+}
+
+struct ibv_device *
+mana_model_ibv_device(struct mana_model *m)
+{
+	return m == NULL ? NULL : &m->ibdev;
+}
+
+struct mana_model *
+mana_model_from_device(const struct ibv_device *dev)
+{
+	struct mana_model *m, *found = NULL;
+
+	if (dev == NULL)
+		return NULL;
+	pthread_mutex_lock(&mm_global_lock);
+	LIST_FOREACH(m, &mm_models, link)
+		if (&m->ibdev == dev)
+			found = m;
+	pthread_mutex_unlock(&mm_global_lock);
+	return found;
+}
+
+struct mana_model *
+mana_model_from_context(const struct ibv_context *ctx)
+{
+	if (ctx == NULL)
+		return NULL;
+	return mana_model_from_device(ctx->device);
+}
+
+const struct mana_model_config *
+mana_model_config(const struct mana_model *m)
+{
+	return m == NULL ? NULL : &m->cfg;
+}
+
+const char *
+mana_model_ibdev_path(const struct mana_model *m)
+{
+	return m == NULL ? NULL : m->ibdev.ibdev_path;
+}
+
+/* ---- port accessors for the wires ---------------------------------------- */
+
+const uint8_t *
+mm_port_mac(const struct mm_port *port)
+{
+	return port->mac;
+}
+
+unsigned int
+mm_port_index(const struct mm_port *port)
+{
+	return port->index;
+}
+
+struct mm_wire *
+mm_port_wire(struct mana_model *m, unsigned int index)
+{
+	if (m == NULL || index >= m->cfg.nports)
+		return NULL;
+	return m->port[index].wire;
+}

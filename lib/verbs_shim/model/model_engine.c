@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * The engine: one pass reads and clears every doorbell of every live queue
+ * page, processes the SQs up to their doorbell tails, polls the wires (RX)
+ * and flushes pending coalesced RX CQEs. It runs on its own thread (the
+ * default) or when mana_model_step() is called (manual mode).
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#include "model_priv.h"
+
+#define MM_DB_SLOTS		(GDMA_DOORBELL_PAGE_SIZE / 8)
+#define MM_DB_SQ		(GDMA_DB_OFFSET_SQ / 8)
+#define MM_DB_RQ		(GDMA_DB_OFFSET_RQ / 8)
+#define MM_DB_CQ		(GDMA_DB_OFFSET_CQ / 8)
+#define MM_STRAY_SCAN_PERIOD	64	/* threaded: full-page scan every N passes */
+#define MM_IDLE_YIELD		256	/* idle passes before yielding the CPU */
+#define MM_IDLE_SLEEP		4096	/* idle passes before short sleeps */
+#define MM_IDLE_SLEEP_NS	50000
+
+static inline void
+mm_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+static inline uint64_t
+mm_db_take(uint64_t *slot)
+{
+	/* Fast path: a plain load first, so idle pages cost no locked op. */
+	if (__atomic_load_n(slot, __ATOMIC_RELAXED) == 0)
+		return 0;
+	return __atomic_exchange_n(slot, 0, __ATOMIC_ACQUIRE);
+}
+
+/* ---- queue state ------------------------------------------------------------- */
+
+void
+mm_ring_error(struct mana_model *m, struct mm_ring *r, unsigned int port, const char *what,
+	      uint32_t id, const char *why)
+{
+	r->stopped = true;
+	m->port[port].st.queue_errors++;
+	mm_error(m, MM_LOG_ERR, "%s 0x%x stopped: %s", what, id, why);
+}
+
+/*
+ * SQ/RQ tail_ptr (contract 14 #16): absolute producer byte offset; must be
+ * BU aligned, not behind the last tail and at most the ring size ahead of
+ * the device's consumer.
+ */
+bool
+mm_ring_doorbell(struct mana_model *m, struct mm_ring *r, unsigned int port, uint32_t tail,
+		 const char *what, uint32_t id)
+{
+	uint32_t cons = r->cons_bu << GDMA_WQE_BU_SHIFT;
+	char why[128];
+
+	if (r->stopped)
+		return false;
+	if ((tail & (GDMA_WQE_BU_SIZE - 1)) != 0)
+		snprintf(why, sizeof(why), "doorbell tail_ptr 0x%x not a multiple of 32", tail);
+	else if (tail - cons > r->size)
+		snprintf(why, sizeof(why), "doorbell tail_ptr 0x%x is %u bytes ahead of the device "
+			 "consumer 0x%x (ring %u bytes)", tail, tail - cons, cons, r->size);
+	else if (tail - r->tail > r->size)
+		snprintf(why, sizeof(why), "doorbell tail_ptr 0x%x moved back from 0x%x", tail,
+			 r->tail);
+	else {
+		r->tail = tail;
+		return true;
+	}
+	mm_ring_error(m, r, port, what, id, why);
+	return false;
+}
+
+/* ---- doorbells ------------------------------------------------------------------ */
+
+static void
+mm_db_reject(struct mana_model *m, unsigned int port, const void *page, unsigned int slot,
+	     uint64_t v, const char *why)
+{
+	m->port[port].st.db_rejected++;
+	mm_error(m, MM_LOG_ERR, "doorbell 0x%016llx at page %p offset 0x%03x rejected: %s",
+		 (unsigned long long)v, page, slot * 8, why);
+}
+
+/* Stores anywhere but the three queue slots (incl. EQ 0xFF8, 32-bit forms). */
+static unsigned int
+mm_db_stray(struct mana_model *m, unsigned int port, uint64_t *page)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < MM_DB_SLOTS; i++) {
+		uint64_t v;
+
+		if (i == MM_DB_SQ || i == MM_DB_RQ || i == MM_DB_CQ)
+			continue;
+		v = mm_db_take(&page[i]);
+		if (v != 0) {
+			mm_db_reject(m, port, page, i, v, "not an SQ/RQ/CQ doorbell offset");
+			n++;
+		}
+	}
+	return n;
+}
+
+static void
+mm_db_cq(struct mana_model *m, unsigned int port, uint64_t *page, struct mm_cq *cq, uint64_t v)
+{
+	if (((v >> 24) & 0xFF) != 0) {
+		mm_db_reject(m, port, page, MM_DB_CQ, v, "reserved bits 31:24 set");
+		return;
+	}
+	/* Without arm a CQ doorbell only reports the consumer: nothing to do. */
+	if (v >> GDMA_DB_ARM_SHIFT)
+		mm_cq_arm(m, cq, (uint32_t)((v >> GDMA_DB_TAIL_SHIFT) & GDMA_DB_CQ_TAIL_MASK));
+}
+
+static void
+mm_db_sq(struct mana_model *m, struct mm_qp *qp, uint64_t *page, uint64_t v)
+{
+	if (((v >> 24) & 0xFF) != 0) {
+		mm_db_reject(m, qp->port, page, MM_DB_SQ, v, "reserved bits 31:24 set");
+		return;
+	}
+	mm_ring_doorbell(m, &qp->sq, qp->port, (uint32_t)(v >> GDMA_DB_TAIL_SHIFT), "SQ",
+			 qp->sq_id);
+}
+
+static void
+mm_db_rq(struct mana_model *m, struct mm_wq *wq, uint64_t *page, uint64_t v)
+{
+	unsigned int port = wq->rss != NULL ? wq->rss->port : 0;
+
+	(void)page;
+	/* bits 31:24 are wqe_cnt: ignored (DPDK writes 0, Linux 1). */
+	mm_ring_doorbell(m, &wq->ring, port, (uint32_t)(v >> GDMA_DB_TAIL_SHIFT), "RQ", wq->id);
+}
+
+/* The QP's own page: 0x000 its SQ, 0x800 its send CQ (contract 14 #15). */
+static unsigned int
+mm_db_scan_qp(struct mana_model *m, struct mm_qp *qp, bool stray)
+{
+	uint64_t *pg = qp->db, v;
+	unsigned int n = 0;
+
+	v = mm_db_take(&pg[MM_DB_SQ]);
+	if (v != 0) {
+		n++;
+		if ((v & GDMA_DB_ID_MASK) != qp->sq_id)
+			mm_db_reject(m, qp->port, pg, MM_DB_SQ, v, "id is not this page's SQ");
+		else
+			mm_db_sq(m, qp, pg, v);
+	}
+	v = mm_db_take(&pg[MM_DB_RQ]);
+	if (v != 0) {
+		n++;
+		mm_db_reject(m, qp->port, pg, MM_DB_RQ, v, "RQ doorbell on a QP's page");
+	}
+	v = mm_db_take(&pg[MM_DB_CQ]);
+	if (v != 0) {
+		n++;
+		if ((v & GDMA_DB_ID_MASK) != qp->cq->id)
+			mm_db_reject(m, qp->port, pg, MM_DB_CQ, v, "id is not the QP's CQ");
+		else
+			mm_db_cq(m, qp->port, pg, qp->cq, v);
+	}
+	if (stray)
+		n += mm_db_stray(m, qp->port, pg);
+	return n;
+}
+
+/* The RWQ's own page: 0x400 its RQ, 0x800 its CQ. */
+static unsigned int
+mm_db_scan_wq(struct mana_model *m, struct mm_wq *wq, bool stray)
+{
+	unsigned int port = wq->rss != NULL ? wq->rss->port : 0;
+	uint64_t *pg = wq->db, v;
+	unsigned int n = 0;
+
+	v = mm_db_take(&pg[MM_DB_SQ]);
+	if (v != 0) {
+		n++;
+		mm_db_reject(m, port, pg, MM_DB_SQ, v, "SQ doorbell on an RWQ's page");
+	}
+	v = mm_db_take(&pg[MM_DB_RQ]);
+	if (v != 0) {
+		n++;
+		if (wq->rss == NULL || (v & GDMA_DB_ID_MASK) != wq->id)
+			mm_db_reject(m, port, pg, MM_DB_RQ, v,
+				     wq->rss == NULL ? "WQ has no RSS QP yet (id unknown)" :
+						       "id is not this page's RQ");
+		else
+			mm_db_rq(m, wq, pg, v);
+	}
+	v = mm_db_take(&pg[MM_DB_CQ]);
+	if (v != 0) {
+		n++;
+		if (wq->rss == NULL || (v & GDMA_DB_ID_MASK) != wq->cq->id)
+			mm_db_reject(m, port, pg, MM_DB_CQ, v, "id is not the RWQ's CQ");
+		else
+			mm_db_cq(m, port, pg, wq->cq, v);
+	}
+	if (stray)
+		n += mm_db_stray(m, port, pg);
+	return n;
+}
+
+/* Shared (hardware-like) page: queues told apart by id only. */
+static unsigned int
+mm_db_scan_shared(struct mana_model *m, struct mm_ctx *ctx, bool stray)
+{
+	uint64_t *pg = ctx->shared_db, v;
+	unsigned int n = 0;
+	uint32_t id;
+
+	v = mm_db_take(&pg[MM_DB_SQ]);
+	if (v != 0) {
+		struct mm_qp *qp;
+
+		n++;
+		id = (uint32_t)(v & GDMA_DB_ID_MASK);
+		LIST_FOREACH(qp, &m->qps, link)
+			if (qp->ctx == ctx && !qp->rss && qp->sq_id == id)
+				break;
+		if (qp == NULL)
+			mm_db_reject(m, 0, pg, MM_DB_SQ, v, "no SQ with this id in the context");
+		else
+			mm_db_sq(m, qp, pg, v);
+	}
+	v = mm_db_take(&pg[MM_DB_RQ]);
+	if (v != 0) {
+		struct mm_wq *wq;
+
+		n++;
+		id = (uint32_t)(v & GDMA_DB_ID_MASK);
+		LIST_FOREACH(wq, &m->wqs, link)
+			if (wq->ctx == ctx && wq->rss != NULL && wq->id == id)
+				break;
+		if (wq == NULL)
+			mm_db_reject(m, 0, pg, MM_DB_RQ, v, "no RQ with this id in the context");
+		else
+			mm_db_rq(m, wq, pg, v);
+	}
+	v = mm_db_take(&pg[MM_DB_CQ]);
+	if (v != 0) {
+		struct mm_cq *cq;
+
+		n++;
+		id = (uint32_t)(v & GDMA_DB_ID_MASK);
+		LIST_FOREACH(cq, &m->cqs, link)
+			if (cq->ctx == ctx && cq->bound != NULL && cq->id == id)
+				break;
+		if (cq == NULL)
+			mm_db_reject(m, 0, pg, MM_DB_CQ, v,
+				     "no bound CQ with this id in the context");
+		else
+			mm_db_cq(m, 0, pg, cq, v);
+	}
+	if (stray)
+		n += mm_db_stray(m, 0, pg);
+	return n;
+}
+
+static unsigned int
+mm_db_scan(struct mana_model *m, bool stray)
+{
+	unsigned int n = 0;
+
+	if (m->cfg.shared_doorbell) {
+		struct mm_ctx *ctx;
+
+		LIST_FOREACH(ctx, &m->ctxs, link)
+			n += mm_db_scan_shared(m, ctx, stray);
+	} else {
+		struct mm_qp *qp;
+		struct mm_wq *wq;
+
+		LIST_FOREACH(qp, &m->qps, link)
+			if (!qp->rss)
+				n += mm_db_scan_qp(m, qp, stray);
+		LIST_FOREACH(wq, &m->wqs, link)
+			n += mm_db_scan_wq(m, wq, stray);
+	}
+	return n;
+}
+
+/* ---- one pass --------------------------------------------------------------------- */
+
+unsigned int
+mm_engine_pass(struct mana_model *m)
+{
+	bool stray = m->cfg.manual || (m->passes % MM_STRAY_SCAN_PERIOD) == 0;
+	unsigned int work = 0;
+	struct mm_qp *qp;
+
+	pthread_mutex_lock(&m->lock);
+	if (__atomic_load_n(&m->wires_pending, __ATOMIC_ACQUIRE))
+		mm_wires_connect(m);
+	if (!m->fatal) {
+		work += mm_db_scan(m, stray);
+		LIST_FOREACH(qp, &m->qps, link)
+			if (!qp->rss)
+				work += mm_tx_process(m, qp);
+	}
+	/* RX after the doorbells, so WQEs posted before a frame arrives are seen. */
+	for (unsigned int i = 0; i < m->cfg.nports; i++) {
+		struct mm_port *p = &m->port[i];
+
+		work += mm_rx_drain_inbox(p);
+		if (p->wire != NULL && p->wire_connected && p->wire->ops->poll != NULL)
+			work += p->wire->ops->poll(p->wire, MM_WIRE_BUDGET);
+	}
+	mm_rx_flush(m);
+	m->passes++;
+	if (work != 0)
+		m->busy_passes++;
+	pthread_mutex_unlock(&m->lock);
+	return work;
+}
+
+static uint64_t
+mm_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+unsigned int
+mana_model_step(struct mana_model *m)
+{
+	uint64_t t0, t1;
+	unsigned int n;
+
+	if (m == NULL)
+		return 0;
+	t0 = mm_thread_cpu_ns();
+	n = mm_engine_pass(m);
+	t1 = mm_thread_cpu_ns();
+	if (m->cfg.manual)
+		__atomic_fetch_add(&m->cpu_ns, t1 - t0, __ATOMIC_RELAXED);
+	return n;
+}
+
+unsigned int
+mana_model_run_idle(struct mana_model *m, unsigned int max_passes)
+{
+	unsigned int passes = 0;
+
+	if (m == NULL)
+		return 0;
+	while (passes < max_passes) {
+		passes++;
+		if (mana_model_step(m) == 0)
+			break;
+	}
+	return passes;
+}
+
+/* ---- engine thread ----------------------------------------------------------------- */
+
+static void *
+mm_engine_main(void *arg)
+{
+	struct mana_model *m = arg;
+	struct timespec nap = { .tv_sec = 0, .tv_nsec = MM_IDLE_SLEEP_NS };
+	unsigned int idle = 0;
+	uint64_t n = 0;
+
+	while (!__atomic_load_n(&m->stop, __ATOMIC_ACQUIRE)) {
+		if (mm_engine_pass(m) != 0)
+			idle = 0;
+		else if (++idle >= MM_IDLE_SLEEP)
+			nanosleep(&nap, NULL);
+		else if (idle >= MM_IDLE_YIELD)
+			sched_yield();
+		else
+			mm_cpu_relax();
+		if ((++n & 1023) == 0 || idle >= MM_IDLE_SLEEP)
+			__atomic_store_n(&m->cpu_ns, mm_thread_cpu_ns(), __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&m->cpu_ns, mm_thread_cpu_ns(), __ATOMIC_RELAXED);
+	return NULL;
+}
+
+int
+mm_engine_start(struct mana_model *m)
+{
+	char name[16];
+	int rc;
+
+	__atomic_store_n(&m->stop, 0, __ATOMIC_RELEASE);
+	rc = pthread_create(&m->thread, NULL, mm_engine_main, m);
+	if (rc != 0) {
+		mm_log(MM_LOG_ERR, "%s: cannot start the engine thread: %s", m->cfg.name,
+		       strerror(rc));
+		return rc;
+	}
+	m->thread_started = true;
+	snprintf(name, sizeof(name), "mm-%.12s", m->cfg.name);
+	pthread_setname_np(m->thread, name);
+	if (m->cfg.engine_cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(m->cfg.engine_cpu, &set);
+		rc = pthread_setaffinity_np(m->thread, sizeof(set), &set);
+		if (rc != 0)
+			mm_log(MM_LOG_WARNING, "%s: cannot pin the engine to CPU %d: %s",
+			       m->cfg.name, m->cfg.engine_cpu, strerror(rc));
+	}
+	return 0;
+}
+
+void
+mm_engine_stop(struct mana_model *m)
+{
+	if (!m->thread_started)
+		return;
+	__atomic_store_n(&m->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(m->thread, NULL);
+	m->thread_started = false;
+}

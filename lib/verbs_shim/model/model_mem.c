@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Protection domains, parent domains, memory regions; ring buffers from the
+ * application allocator and doorbell pages.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_priv.h"
+
+#define MM_MR_ACCESS_OK (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
+			 IBV_ACCESS_REMOTE_READ)
+
+static inline uint32_t
+mm_mr_bucket(uint32_t lkey)
+{
+	return (lkey ^ (lkey >> 8) ^ (lkey >> 16) ^ (lkey >> 24)) & (MM_MR_HASH_SIZE - 1);
+}
+
+/* Caller holds m->lock (engine pass or control verb). */
+struct mm_mr *
+mm_mr_lookup(struct mana_model *m, uint32_t lkey)
+{
+	struct mm_mr *mr = m->mr_hash[mm_mr_bucket(lkey)];
+
+	while (mr != NULL && mr->ibv.lkey != lkey)
+		mr = mr->hnext;
+	return mr;
+}
+
+/* ---- PD and parent domain --------------------------------------------- */
+
+struct ibv_pd *
+mana_model_alloc_pd(struct ibv_context *c)
+{
+	struct mm_ctx *ctx;
+	struct mm_pd *pd;
+
+	if (c == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	ctx = mm_ctx_of(c);
+	pd = calloc(1, sizeof(*pd));
+	if (pd == NULL)
+		return NULL;
+	pd->ctx = ctx;
+	pd->base = pd;
+	pd->ibv.context = c;
+	pthread_mutex_lock(&ctx->m->lock);
+	pd->ibv.handle = ++ctx->m->handle_ctr;
+	pd->pdn = pd->ibv.handle;
+	ctx->nobj++;
+	pthread_mutex_unlock(&ctx->m->lock);
+	return &pd->ibv;
+}
+
+struct ibv_pd *
+mana_model_alloc_parent_domain(struct ibv_context *c, struct ibv_parent_domain_init_attr *attr)
+{
+	struct mm_pd *pd, *base;
+	struct mm_ctx *ctx;
+
+	if (c == NULL || attr == NULL || attr->pd == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	ctx = mm_ctx_of(c);
+	base = mm_pd_of(attr->pd);
+	if (attr->comp_mask & ~(uint32_t)IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT ||
+	    attr->td != NULL || base->parent || base->ctx != ctx) {
+		mm_error(ctx->m, MM_LOG_INFO,
+			 "alloc_parent_domain: comp_mask 0x%x, td, or pd not a plain PD of this "
+			 "context",
+			 attr->comp_mask);
+		errno = EINVAL;
+		return NULL;
+	}
+	pd = calloc(1, sizeof(*pd));
+	if (pd == NULL)
+		return NULL;
+	pd->ctx = ctx;
+	pd->parent = true;
+	pd->base = base;
+	pd->ibv.context = c;
+	if (attr->comp_mask & IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT)
+		pd->port = (uint32_t)(uintptr_t)attr->pd_context;
+	pthread_mutex_lock(&ctx->m->lock);
+	pd->ibv.handle = base->ibv.handle;
+	pd->pdn = base->pdn;
+	base->users++;
+	ctx->nobj++;
+	pthread_mutex_unlock(&ctx->m->lock);
+	return &pd->ibv;
+}
+
+/*
+ * Plain PD: EBUSY while MRs, parent domains or queues use it. Parent domain:
+ * rdma-core frees it unconditionally; the model refuses (EBUSY) while a
+ * queue still names it, so a driver bug cannot become a use-after-free.
+ */
+int
+mana_model_dealloc_pd(struct ibv_pd *p)
+{
+	struct mm_pd *pd;
+	struct mana_model *m;
+
+	if (p == NULL)
+		return EINVAL;
+	pd = mm_pd_of(p);
+	m = pd->ctx->m;
+	pthread_mutex_lock(&m->lock);
+	if (pd->users != 0) {
+		mm_error(m, MM_LOG_INFO, "dealloc_pd: %s still used by %u objects",
+			 pd->parent ? "parent domain" : "PD", pd->users);
+		pthread_mutex_unlock(&m->lock);
+		return EBUSY;
+	}
+	if (pd->parent)
+		pd->base->users--;
+	pd->ctx->nobj--;
+	pthread_mutex_unlock(&m->lock);
+	free(pd);
+	return 0;
+}
+
+/* ---- MR ----------------------------------------------------------------- */
+
+struct ibv_mr *
+mana_model_reg_mr(struct ibv_pd *p, void *addr, size_t length, int access)
+{
+	struct mana_model *m;
+	struct mm_mr *mr;
+	struct mm_pd *pd;
+	uint32_t b;
+
+	if (p == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	pd = mm_pd_of(p);
+	m = pd->ctx->m;
+	if ((access & ~MM_MR_ACCESS_OK) != 0 || addr == NULL || length == 0 ||
+	    (uintptr_t)addr + length < (uintptr_t)addr) {
+		mm_error(m, MM_LOG_INFO,
+			 "reg_mr: access 0x%x (allowed LOCAL_WRITE|REMOTE_WRITE|REMOTE_READ), "
+			 "addr %p, length %zu", access, addr, length);
+		errno = EINVAL;
+		return NULL;
+	}
+	mr = calloc(1, sizeof(*mr));
+	if (mr == NULL)
+		return NULL;
+	mr->pd = pd->base;
+	mr->start = (uintptr_t)addr;
+	mr->end = (uintptr_t)addr + length;
+	mr->access = access;
+	mr->ibv.context = p->context;
+	mr->ibv.pd = p;
+	mr->ibv.addr = addr;
+	mr->ibv.length = length;
+	pthread_mutex_lock(&m->lock);
+	mr->ibv.handle = ++m->handle_ctr;
+	mr->ibv.lkey = mm_new_lkey(m);
+	mr->ibv.rkey = mr->ibv.lkey;
+	b = mm_mr_bucket(mr->ibv.lkey);
+	mr->hnext = m->mr_hash[b];
+	m->mr_hash[b] = mr;
+	m->nmr++;
+	mr->pd->users++;
+	pd->ctx->nobj++;
+	pthread_mutex_unlock(&m->lock);
+	return &mr->ibv;
+}
+
+int
+mana_model_dereg_mr(struct ibv_mr *ibmr)
+{
+	struct mm_mr *mr, **pp;
+	struct mana_model *m;
+
+	if (ibmr == NULL)
+		return EINVAL;
+	mr = (struct mm_mr *)(void *)ibmr;
+	m = mr->pd->ctx->m;
+	pthread_mutex_lock(&m->lock);
+	for (pp = &m->mr_hash[mm_mr_bucket(ibmr->lkey)]; *pp != NULL; pp = &(*pp)->hnext)
+		if (*pp == mr)
+			break;
+	if (*pp == NULL) {
+		pthread_mutex_unlock(&m->lock);
+		return EINVAL;
+	}
+	*pp = mr->hnext;
+	m->nmr--;
+	mr->pd->users--;
+	mr->pd->ctx->nobj--;
+	pthread_mutex_unlock(&m->lock);
+	free(mr);
+	return 0;
+}
+
+/* ---- rings and doorbell pages ------------------------------------------ */
+
+/*
+ * A ring buffer from the application allocator (contract 2.2). size is a
+ * power of two >= 4096 by construction; the buffer must be page aligned
+ * (contract 14 #6). NULL + errno (EINVAL: no allocator / misaligned,
+ * ENOMEM: the allocator failed).
+ */
+void *
+mm_ring_alloc(struct mm_ctx *ctx, uint32_t size)
+{
+	struct manadv_ctx_allocators a = ctx->alloc;
+	void *p;
+
+	if (!ctx->alloc_set || a.alloc == NULL || a.free == NULL) {
+		mm_error(ctx->m, MM_LOG_INFO,
+			 "queue creation before manadv_set_context_attr(BUF_ALLOCATORS)");
+		errno = EINVAL;
+		return NULL;
+	}
+	p = a.alloc(size, a.data);
+	if (p == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (((uintptr_t)p & (MM_PAGE_SIZE - 1)) != 0) {
+		mm_error(ctx->m, MM_LOG_INFO,
+			 "allocator returned %p for %u bytes: not page aligned",
+			 p, size);
+		a.free(p, a.data);
+		errno = EINVAL;
+		return NULL;
+	}
+	return p;
+}
+
+/* Freed with the allocator pair current at destroy time (as rdma-core). */
+void
+mm_ring_free(struct mm_ctx *ctx, void *buf)
+{
+	if (buf != NULL && ctx->alloc.free != NULL)
+		ctx->alloc.free(buf, ctx->alloc.data);
+}
+
+/* The doorbell page of a new queue object (contract 1.2). */
+uint64_t *
+mm_db_page_alloc(struct mm_ctx *ctx, bool *own)
+{
+	void *p;
+
+	if (ctx->m->cfg.shared_doorbell) {
+		*own = false;
+		return ctx->shared_db;
+	}
+	p = aligned_alloc(MM_PAGE_SIZE, MM_PAGE_SIZE);
+	if (p == NULL)
+		return NULL;
+	memset(p, 0, MM_PAGE_SIZE);
+	*own = true;
+	return p;
+}

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Internal structures of the software MANA device. Every verbs object the
+ * model hands out is the rdma-core structure embedded first in a model
+ * structure, so a pointer converts back with container_of().
+ *
+ * Locking: one mutex per device (m->lock) protects every object list and
+ * every queue's device-side state. Control verbs take it; the engine takes
+ * it for one pass at a time. Doorbell pages are written by the driver
+ * without any lock and read by the engine with atomic exchanges.
+ */
+
+#ifndef MODEL_PRIV_H
+#define MODEL_PRIV_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <infiniband/verbs.h>
+#include <infiniband/manadv.h>
+
+#include "mana_model.h"
+#include "model_verbs.h"
+#include "model_wire.h"
+#include "model_net.h"
+#include "../../../drivers/net/mana/mana_gdma.h"
+
+#define MM_CONTAINER_OF(p, type, member) \
+	((type *)(void *)((char *)(p) - offsetof(type, member)))
+
+#define MM_PAGE_SIZE		4096u
+#define MM_MR_HASH_SIZE		256u	/* buckets of the lkey -> MR table */
+#define MM_WIRE_BUDGET		64u	/* frames per wire per engine pass */
+#define MM_DEFAULT_MAX_QP	64u
+#define MM_EVENT_RECORD_SIZE	8u
+
+/* Log levels (syslog numbering, same as MANA_VS_LOG_*). */
+#define MM_LOG_ERR		3
+#define MM_LOG_WARNING		4
+#define MM_LOG_NOTICE		5
+#define MM_LOG_INFO		6
+#define MM_LOG_DEBUG		7
+
+struct mm_ctx;
+struct mm_cq;
+
+/* Device-side state of a work queue ring (SQ of a RAW QP, or an RWQ). */
+struct mm_ring {
+	uint8_t *buf;
+	uint32_t size;		/* bytes, power of two >= 4096 */
+	uint32_t count;		/* entries as requested */
+	uint32_t cons_bu;	/* device consumer, BUs, u32 wrap */
+	uint32_t tail;		/* last accepted doorbell tail_ptr, bytes */
+	bool stopped;		/* protocol violation: no more processing */
+};
+
+struct mm_pd {
+	struct ibv_pd ibv;
+	struct mm_ctx *ctx;
+	bool parent;
+	struct mm_pd *base;	/* parent domain: the PD it wraps; plain PD: itself */
+	uint32_t port;		/* parent domain: pd_context (IB port) */
+	uint32_t users;		/* MRs, parent domains, WQs, QPs, SRQs on a plain PD */
+	uint32_t pdn;
+};
+
+struct mm_mr {
+	struct ibv_mr ibv;
+	struct mm_pd *pd;	/* base (plain) PD */
+	uintptr_t start, end;	/* [start, end) */
+	int access;
+	struct mm_mr *hnext;	/* lkey hash chain */
+};
+
+struct mm_channel {
+	struct ibv_comp_channel ibv;
+	struct mm_ctx *ctx;
+	int wfd;		/* write end of the event pipe */
+	LIST_ENTRY(mm_channel) link;
+};
+
+struct mm_cq {
+	struct ibv_cq ibv;
+	struct mm_ctx *ctx;
+	struct mm_channel *chan;
+	uint8_t *buf;
+	uint32_t size;		/* buffer bytes */
+	uint32_t count;		/* entries (as requested) */
+	uint32_t id;		/* 0 until a queue binds it (contract 14 #11) */
+	void *bound;		/* the mm_qp or mm_wq whose completions go here */
+	uint32_t users;		/* QPs / WQs naming it */
+	/* Producer: P starts at count; slot = P % count, owner = (P / count) & 7. */
+	uint64_t prod;
+	uint32_t slot;
+	uint32_t owner;
+	bool armed;
+	uint64_t arm_at;	/* event when prod > arm_at */
+	uint64_t events_lost;
+	LIST_ENTRY(mm_cq) link;
+};
+
+struct mm_wq {
+	struct ibv_wq ibv;
+	struct mm_ctx *ctx;
+	struct mm_pd *pd;	/* as given (plain or parent) */
+	struct mm_cq *cq;
+	struct mm_ring ring;
+	uint32_t id;		/* 0 until an RSS QP binds it */
+	uint32_t max_sge;
+	uint64_t *db;		/* own doorbell page, or the context's shared page */
+	bool db_own;
+	uint32_t tables;	/* indirection tables holding it */
+	struct mm_qp *rss;	/* RSS QP it is bound to */
+	uint64_t drops_no_wqe;	/* frames dropped: nothing posted */
+	LIST_ENTRY(mm_wq) link;
+};
+
+struct mm_ind {
+	struct ibv_rwq_ind_table ibv;
+	struct mm_ctx *ctx;
+	uint32_t log;
+	uint32_t users;		/* RSS QPs */
+	struct mm_wq **wqs;	/* 1 << log */
+	LIST_ENTRY(mm_ind) link;
+};
+
+struct mm_srq {
+	struct ibv_srq ibv;
+	struct mm_ctx *ctx;
+	struct mm_pd *pd;
+	uint32_t users;
+	uint32_t max_wr, max_sge;
+	enum ibv_srq_type type;
+	struct mm_cq *xrc_cq;
+};
+
+struct mm_qp {
+	struct ibv_qp ibv;
+	struct mm_ctx *ctx;
+	struct mm_pd *pd;	/* the parent domain */
+	unsigned int port;	/* 0-based vPort index */
+	bool rss;
+	/* RAW TX QP */
+	struct mm_ring sq;
+	uint32_t sq_id;
+	struct mm_cq *cq;		/* send CQ: its completions */
+	struct mm_cq *rcq;		/* recv CQ if another one: referenced only */
+	struct mm_srq *srq;
+	uint64_t *db;
+	bool db_own;
+	/* RSS QP */
+	struct mm_ind *ind;
+	uint8_t key[MM_RSS_KEY_LEN];
+	struct mm_rss_ctx *rss_ctx;	/* Toeplitz lookup tables of key */
+	struct mm_wq *table64[MM_RSS_TABLE_SIZE];
+	struct mm_wq *default_wq;
+	LIST_ENTRY(mm_qp) link;
+};
+
+struct mm_ctx {
+	struct verbs_context vctx;
+	struct mana_model *m;
+	struct manadv_ctx_allocators alloc;
+	bool alloc_set;
+	int async_wfd;
+	uint64_t *shared_db;	/* page 0 of cmd_fd (always mapped) */
+	uint32_t nobj;		/* live objects: close_device EBUSY */
+	LIST_ENTRY(mm_ctx) link;
+};
+
+/* An RX frame waiting in a port's inbox (mana_model_inject_rx). */
+struct mm_inbox_frame {
+	struct mm_inbox_frame *next;
+	uint32_t len;
+	uint8_t data[];
+};
+
+struct mm_port {
+	struct mana_model *m;
+	unsigned int index;		/* 0-based */
+	uint8_t mac[6];
+	uint32_t mtu;
+	bool link_up;
+	uint32_t tx_vp_offset;
+	struct mm_wire *wire;
+	bool wire_connected;
+	struct mm_qp *rss;		/* the RSS QP steering this port's RX */
+	struct mm_pd *owner_pd;		/* base PD that configured the vPort */
+	uint32_t nqp;			/* QPs on the vPort */
+	uint32_t tx_err_type, tx_err_n;	/* mana_model_inject_tx_error */
+	uint32_t drop_n;		/* mana_model_drop_next */
+	pthread_mutex_t inbox_lock;
+	struct mm_inbox_frame *inbox_head, *inbox_tail;
+	struct mana_model_port_stats st;
+};
+
+/* A coalesced RX CQE being built (contract 4.5), at most one per device. */
+struct mm_rx_pending {
+	struct mm_wq *wq;
+	uint32_t n;
+	uint32_t dw1;
+	uint32_t wqe_off;		/* rx_wqe_offset of the first packet */
+	uint32_t len[MANA_RXCQE_PPI_MAX];
+	uint32_t hash[MANA_RXCQE_PPI_MAX];
+};
+
+struct mana_model {
+	struct ibv_device ibdev;
+	struct mana_model_config cfg;
+	pthread_mutex_t lock;
+	struct mm_port port[MANA_MODEL_MAX_PORTS];
+	LIST_HEAD(, mm_ctx) ctxs;
+	LIST_HEAD(, mm_qp) qps;
+	LIST_HEAD(, mm_wq) wqs;
+	LIST_HEAD(, mm_cq) cqs;
+	LIST_HEAD(, mm_ind) inds;
+	LIST_HEAD(, mm_channel) chans;
+	struct mm_mr *mr_hash[MM_MR_HASH_SIZE];
+	uint32_t nqp, nmr;
+	uint32_t id_seed, id_ctr;	/* queue ids */
+	uint32_t key_seed, key_ctr;	/* lkeys */
+	uint32_t handle_ctr;
+	struct mm_rx_pending rxp;
+	uint8_t txbuf[MANA_MODEL_MAX_FRAME + 8];
+	bool fatal;
+	bool wires_pending;		/* some pair wire not connected yet */
+	/* engine */
+	pthread_t thread;
+	bool thread_started;
+	int stop;			/* atomic */
+	uint64_t passes, busy_passes, frames;
+	uint64_t cpu_ns;
+	/* sysfs */
+	char root[MANA_MODEL_PATH_LEN];
+	bool root_created;
+	char pci_dir[MANA_MODEL_PATH_LEN + 64];
+	char last_error[256];
+	LIST_ENTRY(mana_model) link;
+};
+
+static inline struct mm_ctx *
+mm_ctx_of(const struct ibv_context *c)
+{
+	return MM_CONTAINER_OF(c, struct mm_ctx, vctx.context);
+}
+
+static inline struct mm_pd *mm_pd_of(struct ibv_pd *p) { return (struct mm_pd *)(void *)p; }
+static inline struct mm_cq *mm_cq_of(struct ibv_cq *p) { return (struct mm_cq *)(void *)p; }
+static inline struct mm_wq *mm_wq_of(struct ibv_wq *p) { return (struct mm_wq *)(void *)p; }
+static inline struct mm_qp *mm_qp_of(struct ibv_qp *p) { return (struct mm_qp *)(void *)p; }
+
+/* model_dev.c */
+extern pthread_mutex_t mm_global_lock;
+void mm_vlog(int level, const char *fmt, va_list ap);
+/* Record a violation as the device's last error and log it. */
+void mm_error(struct mana_model *m, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool mm_model_valid(const struct mana_model *m);
+uint32_t mm_new_queue_id(struct mana_model *m);
+uint32_t mm_new_lkey(struct mana_model *m);
+uint32_t mm_pow2_ceil(uint32_t x);
+void mm_wires_connect(struct mana_model *m);
+
+/* model_ctx.c */
+void mm_async_event(struct mm_ctx *ctx, enum ibv_event_type type, uint8_t port);
+void mm_async_event_all(struct mana_model *m, enum ibv_event_type type, uint8_t port);
+void mm_ctx_fill_ops(struct verbs_context *vctx);
+
+/* model_mem.c */
+struct mm_mr *mm_mr_lookup(struct mana_model *m, uint32_t lkey);
+void *mm_ring_alloc(struct mm_ctx *ctx, uint32_t size);
+void mm_ring_free(struct mm_ctx *ctx, void *buf);
+uint64_t *mm_db_page_alloc(struct mm_ctx *ctx, bool *own);
+
+/* model_cq.c */
+void mm_cq_write(struct mana_model *m, struct mm_cq *cq, const uint32_t *data,
+		 uint32_t wq_id, bool is_sq);
+void mm_cq_arm(struct mana_model *m, struct mm_cq *cq, uint32_t tail);
+
+/* model_wq.c: SQ buffer size of rdma-core (contract 2.2) */
+uint32_t mm_sq_size(uint32_t max_wr, uint32_t max_sge);
+
+/* model_qp.c */
+void mm_port_release(struct mm_port *p);
+
+/* model_engine.c */
+int mm_engine_start(struct mana_model *m);
+void mm_engine_stop(struct mana_model *m);
+unsigned int mm_engine_pass(struct mana_model *m);
+/* Record a new SQ/RQ doorbell tail; false (queue stopped) on a violation. */
+bool mm_ring_doorbell(struct mana_model *m, struct mm_ring *r, unsigned int port, uint32_t tail,
+		      const char *what, uint32_t id);
+/* Stop a queue for a protocol violation: queue_errors++ on port, logged. */
+void mm_ring_error(struct mana_model *m, struct mm_ring *r, unsigned int port, const char *what,
+		   uint32_t id, const char *why);
+
+/* model_tx.c */
+unsigned int mm_tx_process(struct mana_model *m, struct mm_qp *qp);
+
+/* model_rx.c */
+void mm_rx_flush(struct mana_model *m);
+unsigned int mm_rx_drain_inbox(struct mm_port *p);
+
+#endif /* MODEL_PRIV_H */

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * RX delivery: RSS queue choice (contract 6), RX WQE decoding and scatter
+ * (3.6, 14 #17, #18), RX CQEs (4.4) and coalescing (4.5, rule 3). Runs on
+ * the engine with m->lock held (wires call mm_port_rx from their poll).
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_priv.h"
+
+#define MM_RX_DW1_BAD	(GDMA_SET(GDMA_WQE_OOB_IN_SGL, 1) | GDMA_SET(GDMA_WQE_CONSUME_CREDIT, 1) | \
+			 GDMA_SET(GDMA_WQE_FENCE, 1) | GDMA_WQE_DW1_RSVD_MASK | \
+			 GDMA_SET(GDMA_WQE_CLIENT_DATA_UNIT, GDMA_WQE_CLIENT_DATA_UNIT_MASK) | \
+			 GDMA_SET(GDMA_WQE_CHECK_SN, 1) | GDMA_SET(GDMA_WQE_SGL_DIRECT, 1))
+
+/* Where a frame goes: the RQ, its hash and hash type. */
+static struct mm_wq *
+mm_rx_target(struct mm_qp *qp, const uint8_t *f, uint32_t len, struct mm_frame_info *fi,
+	     bool *parsed, uint32_t *hash, uint32_t *ht)
+{
+	*parsed = mm_frame_parse(f, len, fi);
+	if (!*parsed || (!fi->ipv4 && !fi->ipv6)) {
+		/* Non-IP: default_rxobj (the last WQ), hash and type 0. */
+		*hash = 0;
+		*ht = 0;
+		return qp->default_wq;
+	}
+	*hash = mm_rss_hash_ctx(qp->rss_ctx, f, fi, ht);
+	return qp->table64[*hash & (MM_RSS_TABLE_SIZE - 1)];
+}
+
+static inline bool
+mm_ring_empty(const struct mm_ring *r)
+{
+	return r->tail == (r->cons_bu << GDMA_WQE_BU_SHIFT);
+}
+
+bool
+mm_port_rx_ready(struct mm_port *p, const uint8_t *frame, uint32_t len)
+{
+	struct mana_model *m = p->m;
+	struct mm_frame_info fi;
+	uint32_t hash, ht;
+	struct mm_wq *wq;
+	bool parsed;
+
+	if (!p->link_up || m->fatal || p->rss == NULL)
+		return false;
+	wq = mm_rx_target(p->rss, frame, len, &fi, &parsed, &hash, &ht);
+	return !wq->ring.stopped && !mm_ring_empty(&wq->ring);
+}
+
+/* Write the pending (possibly coalesced) CQE. */
+void
+mm_rx_flush(struct mana_model *m)
+{
+	struct mm_rx_pending *pd = &m->rxp;
+	uint32_t d[GDMA_COMP_DATA_SIZE / 4] = { 0 };
+
+	if (pd->n == 0)
+		return;
+	d[0] = GDMA_SET(MANA_CQE_TYPE, pd->n == 1 ? CQE_RX_OKAY : CQE_RX_COALESCED_4);
+	d[1] = pd->dw1;
+	for (uint32_t i = 0; i < pd->n; i++) {
+		d[MANA_RXCQE_PKT_LEN_DW(i)] = pd->len[i] & MANA_RXCQE_PKT_LEN_MASK;
+		d[MANA_RXCQE_PKT_HASH_DW(i)] = pd->hash[i];
+	}
+	d[MANA_RXCQE_WQE_OFFSET_DW] = pd->wqe_off;
+	mm_cq_write(m, pd->wq->cq, d, pd->wq->id, false);
+	if (pd->n > 1)
+		m->port[pd->wq->rss->port].st.rx_coalesced_cqes++;
+	pd->n = 0;
+	pd->wq = NULL;
+}
+
+static void
+mm_rx_complete(struct mana_model *m, struct mm_wq *wq, uint32_t dw1, uint32_t wqe_off,
+	       uint32_t len, uint32_t hash, bool truncated)
+{
+	struct mm_rx_pending *pd = &m->rxp;
+
+	if (pd->n != 0 && (truncated || !m->cfg.rx_coalesce || pd->wq != wq || pd->dw1 != dw1))
+		mm_rx_flush(m);
+	if (truncated) {
+		uint32_t d[GDMA_COMP_DATA_SIZE / 4] = { 0 };
+
+		d[0] = GDMA_SET(MANA_CQE_TYPE, CQE_RX_TRUNCATED);
+		d[1] = dw1;
+		d[MANA_RXCQE_PKT_LEN_DW(0)] = len & MANA_RXCQE_PKT_LEN_MASK;
+		d[MANA_RXCQE_PKT_HASH_DW(0)] = hash;
+		d[MANA_RXCQE_WQE_OFFSET_DW] = wqe_off;
+		mm_cq_write(m, wq->cq, d, wq->id, false);
+		return;
+	}
+	if (pd->n == 0) {
+		pd->wq = wq;
+		pd->dw1 = dw1;
+		pd->wqe_off = wqe_off;
+	}
+	pd->len[pd->n] = len;
+	pd->hash[pd->n] = hash;
+	pd->n++;
+	if (!m->cfg.rx_coalesce || pd->n == MANA_RXCQE_PPI_MAX)
+		mm_rx_flush(m);
+}
+
+/* RX OOB dword 1: hash type and checksum results (frames untouched: no VLAN bits). */
+static uint32_t
+mm_rx_dw1(const uint8_t *f, uint32_t len, const struct mm_frame_info *fi, bool parsed,
+	  uint32_t ht)
+{
+	struct mm_csum_result cr;
+	uint32_t dw1 = GDMA_SET(MANA_RXCQE_HASHTYPE, ht);
+
+	if (!parsed)
+		return dw1;
+	mm_csum_verify(f, len, fi, &cr);
+	if (fi->ipv4 && cr.ip_checked)
+		dw1 |= cr.ip_ok ? GDMA_SET(MANA_RXCQE_IP_CSUM_OK, 1) :
+				  GDMA_SET(MANA_RXCQE_IP_CSUM_BAD, 1);
+	if (cr.l4_checked && fi->l4_proto == 6)
+		dw1 |= cr.l4_ok ? GDMA_SET(MANA_RXCQE_TCP_CSUM_OK, 1) :
+				  GDMA_SET(MANA_RXCQE_TCP_CSUM_BAD, 1);
+	else if (cr.l4_checked && fi->l4_proto == 17)
+		dw1 |= cr.l4_ok ? GDMA_SET(MANA_RXCQE_UDP_CSUM_OK, 1) :
+				  GDMA_SET(MANA_RXCQE_UDP_CSUM_BAD, 1);
+	return dw1;
+}
+
+/*
+ * Decode the RX WQE at the consumer and check its SGL; returns the WQE size
+ * in bytes and *cap the buffer capacity, or 0 (frame dropped; the queue is
+ * stopped on a malformed WQE, kept on an SGE violation).
+ */
+static uint32_t
+mm_rx_wqe(struct mana_model *m, struct mm_port *p, struct mm_wq *wq, uint32_t *cap)
+{
+	struct mm_ring *r = &wq->ring;
+	uint32_t off = (r->cons_bu << GDMA_WQE_BU_SHIFT) & (r->size - 1);
+	const uint32_t *h = (const uint32_t *)(const void *)(r->buf + off);
+	uint32_t nsge = GDMA_GET(h[1], GDMA_WQE_NUM_SGE), size, total = 0;
+	uint32_t avail = r->tail - (r->cons_bu << GDMA_WQE_BU_SHIFT);
+
+	if (h[0] != 0 || (h[1] & MM_RX_DW1_BAD) != 0 || nsge < 1 || nsge > GDMA_MAX_RX_SGE ||
+	    GDMA_GET(h[1], GDMA_WQE_OOB_DIV4) != GDMA_WQE_OOB_DIV4_SMALL ||
+	    h[2] != 0 || h[3] != 0) {
+		mm_ring_error(m, r, p->index, "RQ", wq->id, "malformed RX WQE (reserved bits, "
+			      "num_sge not 1..15, OOB not 8 zero bytes)");
+		return 0;
+	}
+	size = gdma_wqe_size(GDMA_OOB_SIZE_SMALL, nsge);
+	if (size > avail) {
+		mm_ring_error(m, r, p->index, "RQ", wq->id, "WQE extends past the doorbell tail");
+		return 0;
+	}
+	for (uint32_t i = 0; i < nsge; i++) {
+		const struct gdma_sge *s = (const struct gdma_sge *)(const void *)(r->buf +
+			((off + GDMA_WQE_HDR_SIZE + GDMA_OOB_SIZE_SMALL + GDMA_SGE_SIZE * i) &
+			 (r->size - 1)));
+		struct mm_mr *mr = mm_mr_lookup(m, s->mem_key);
+
+		if (mr == NULL || mr->pd != wq->pd->base ||
+		    !(mr->access & IBV_ACCESS_LOCAL_WRITE) || s->address < mr->start ||
+		    s->address > mr->end || s->size > mr->end - s->address) {
+			p->st.rx_drop_sge++;
+			mm_error(m, MM_LOG_ERR,
+				 "RQ 0x%x WQE at BU %u: SGE %u (addr 0x%llx, lkey 0x%x, "
+				 "%u bytes) not inside a LOCAL_WRITE MR of the WQ's PD: frame "
+				 "dropped", wq->id, r->cons_bu, i, (unsigned long long)s->address,
+				 s->mem_key, s->size);
+			return 0;
+		}
+		total += s->size;
+	}
+	*cap = total;
+	return size;
+}
+
+/* Scatter the frame over the SGL (checked by mm_rx_wqe). */
+static void
+mm_rx_scatter(struct mm_wq *wq, const uint8_t *f, uint32_t len)
+{
+	struct mm_ring *r = &wq->ring;
+	uint32_t off = (r->cons_bu << GDMA_WQE_BU_SHIFT) & (r->size - 1);
+	uint32_t nsge = GDMA_GET(((const uint32_t *)(const void *)(r->buf + off))[1],
+				 GDMA_WQE_NUM_SGE);
+	uint32_t done = 0;
+
+	for (uint32_t i = 0; i < nsge && done < len; i++) {
+		const struct gdma_sge *s = (const struct gdma_sge *)(const void *)(r->buf +
+			((off + GDMA_WQE_HDR_SIZE + GDMA_OOB_SIZE_SMALL + GDMA_SGE_SIZE * i) &
+			 (r->size - 1)));
+		uint32_t n = len - done < s->size ? len - done : s->size;
+
+		memcpy((void *)(uintptr_t)s->address, f + done, n);
+		done += n;
+	}
+}
+
+void
+mm_port_rx(struct mm_port *p, const uint8_t *frame, uint32_t len)
+{
+	struct mana_model *m = p->m;
+	struct mm_frame_info fi;
+	uint32_t hash, ht, size, cap = 0, wqe_off;
+	struct mm_wq *wq;
+	bool parsed;
+
+	if (!p->link_up || m->fatal || p->rss == NULL) {
+		p->st.rx_drop_no_rxq++;
+		return;
+	}
+	if (p->drop_n != 0) {
+		p->drop_n--;
+		p->st.rx_drop_injected++;
+		return;
+	}
+	wq = mm_rx_target(p->rss, frame, len, &fi, &parsed, &hash, &ht);
+	if (wq->ring.stopped || mm_ring_empty(&wq->ring)) {
+		p->st.rx_drop_no_wqe++;
+		wq->drops_no_wqe++;
+		return;
+	}
+	size = mm_rx_wqe(m, p, wq, &cap);
+	if (size == 0) {
+		if (wq->ring.stopped)
+			p->st.rx_drop_no_wqe++;
+		return;
+	}
+	mm_rx_scatter(wq, frame, len);
+	wqe_off = wq->ring.cons_bu << GDMA_WQE_BU_SHIFT;
+	wq->ring.cons_bu += size >> GDMA_WQE_BU_SHIFT;
+	m->frames++;
+	if (len > cap) {
+		p->st.rx_truncated++;
+		mm_rx_complete(m, wq, mm_rx_dw1(frame, len, &fi, parsed, ht), wqe_off, len, hash,
+			       true);
+		return;
+	}
+	p->st.rx_frames++;
+	p->st.rx_bytes += len;
+	mm_rx_complete(m, wq, mm_rx_dw1(frame, len, &fi, parsed, ht), wqe_off, len, hash, false);
+}
+
+/* Frames handed in by mana_model_inject_rx, delivered on the engine side. */
+unsigned int
+mm_rx_drain_inbox(struct mm_port *p)
+{
+	struct mm_inbox_frame *f, *next;
+	unsigned int n = 0;
+
+	if (__atomic_load_n(&p->inbox_head, __ATOMIC_ACQUIRE) == NULL)
+		return 0;
+	pthread_mutex_lock(&p->inbox_lock);
+	f = p->inbox_head;
+	p->inbox_head = NULL;
+	p->inbox_tail = NULL;
+	pthread_mutex_unlock(&p->inbox_lock);
+	for (; f != NULL; f = next) {
+		next = f->next;
+		mm_port_rx(p, f->data, f->len);
+		free(f);
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Faults, controls and counters of mana_model.h. Ports are 0-based here
+ * (index into mana_model_config.wire/mac); IB port numbers are index + 1.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_priv.h"
+
+#define MM_MIN_MTU	68
+
+static struct mm_port *
+mm_port_get(const struct mana_model *m, unsigned int port)
+{
+	if (m == NULL || port >= m->cfg.nports)
+		return NULL;
+	return (struct mm_port *)(uintptr_t)&m->port[port];
+}
+
+int
+mana_model_set_link(struct mana_model *m, unsigned int port, bool up)
+{
+	struct mm_port *p = mm_port_get(m, port);
+
+	if (p == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	if (p->link_up != up) {
+		p->link_up = up;
+		mm_async_event_all(m, up ? IBV_EVENT_PORT_ACTIVE : IBV_EVENT_PORT_ERR,
+				   (uint8_t)(port + 1));
+		mm_log(MM_LOG_INFO, "%s: port %u link %s", m->cfg.name, port + 1,
+		       up ? "up" : "down");
+	}
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+/* Device lost: every context gets IBV_EVENT_DEVICE_FATAL; queues stop. */
+int
+mana_model_fatal(struct mana_model *m)
+{
+	if (m == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	if (!m->fatal) {
+		__atomic_store_n(&m->fatal, true, __ATOMIC_RELEASE);
+		mm_async_event_all(m, IBV_EVENT_DEVICE_FATAL, 0);
+		mm_error(m, MM_LOG_WARNING, "device fatal error (injected)");
+	}
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+int
+mana_model_inject_tx_error(struct mana_model *m, unsigned int port, uint32_t type, uint32_t n)
+{
+	struct mm_port *p = mm_port_get(m, port);
+
+	if (p == NULL || type < CQE_TX_SA_DROP || type > CQE_TX_VLAN_TAGGING_VIOLATION)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	p->tx_err_type = type;
+	p->tx_err_n = n;
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+int
+mana_model_drop_next(struct mana_model *m, unsigned int port, uint32_t n)
+{
+	struct mm_port *p = mm_port_get(m, port);
+
+	if (p == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	p->drop_n = n;
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+int
+mana_model_gen_set(struct mana_model *m, unsigned int port, uint64_t rate_pps, uint32_t flows)
+{
+	struct mm_port *p = mm_port_get(m, port);
+
+	if (p == NULL || p->wire == NULL || p->wire->cfg.type != MANA_MODEL_WIRE_GEN)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	p->wire->gen_rate_pps = rate_pps;
+	if (flows != 0)
+		p->wire->gen_flows = flows;
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+int
+mana_model_inject_rx(struct mana_model *m, unsigned int port, const void *frame, uint32_t len)
+{
+	struct mm_port *p = mm_port_get(m, port);
+	struct mm_inbox_frame *f;
+
+	if (p == NULL || frame == NULL || len == 0 || len > MANA_MODEL_MAX_FRAME)
+		return -EINVAL;
+	f = malloc(sizeof(*f) + len);
+	if (f == NULL)
+		return -ENOMEM;
+	f->next = NULL;
+	f->len = len;
+	memcpy(f->data, frame, len);
+	/* Queued: RX always runs on the engine side (model_wire.h). */
+	pthread_mutex_lock(&p->inbox_lock);
+	if (p->inbox_tail != NULL)
+		p->inbox_tail->next = f;
+	else
+		__atomic_store_n(&p->inbox_head, f, __ATOMIC_RELEASE);
+	p->inbox_tail = f;
+	pthread_mutex_unlock(&p->inbox_lock);
+	return 0;
+}
+
+int
+mana_model_set_mtu(struct mana_model *m, unsigned int port, uint32_t mtu)
+{
+	struct mm_port *p = mm_port_get(m, port);
+
+	if (p == NULL || mtu < MM_MIN_MTU || mtu > MANA_MODEL_MAX_MTU)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	p->mtu = mtu;
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+int
+mana_model_get_mac(const struct mana_model *m, unsigned int port, uint8_t mac[6])
+{
+	const struct mm_port *p = mm_port_get(m, port);
+
+	if (p == NULL || mac == NULL)
+		return -EINVAL;
+	memcpy(mac, p->mac, 6);
+	return 0;
+}
+
+int
+mana_model_port_stats(const struct mana_model *m, unsigned int port,
+		      struct mana_model_port_stats *st)
+{
+	struct mm_port *p = mm_port_get(m, port);
+	struct mana_model *mm = (struct mana_model *)(uintptr_t)m;
+
+	if (p == NULL || st == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&mm->lock);
+	*st = p->st;
+	if (p->wire != NULL) {
+		st->wire_gen_frames = p->wire->gen_frames;
+		st->wire_sink_frames = p->wire->sink_frames;
+		st->wire_sink_bytes = p->wire->sink_bytes;
+		st->wire_sink_bad = p->wire->sink_bad;
+		st->wire_sink_csum_ok = p->wire->sink_csum_ok;
+	}
+	pthread_mutex_unlock(&mm->lock);
+	return 0;
+}
+
+int
+mana_model_port_stats_reset(struct mana_model *m, unsigned int port)
+{
+	struct mm_port *p = mm_port_get(m, port);
+
+	if (p == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	memset(&p->st, 0, sizeof(p->st));
+	if (p->wire != NULL) {
+		p->wire->gen_frames = 0;
+		p->wire->sink_frames = 0;
+		p->wire->sink_bytes = 0;
+		p->wire->sink_bad = 0;
+		p->wire->sink_csum_ok = 0;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+int
+mana_model_engine_stats(const struct mana_model *m, struct mana_model_engine_stats *st)
+{
+	struct mana_model *mm = (struct mana_model *)(uintptr_t)m;
+
+	if (m == NULL || st == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&mm->lock);
+	st->passes = m->passes;
+	st->busy_passes = m->busy_passes;
+	st->frames = m->frames;
+	pthread_mutex_unlock(&mm->lock);
+	st->cpu_ns = __atomic_load_n(&m->cpu_ns, __ATOMIC_RELAXED);
+	return 0;
+}

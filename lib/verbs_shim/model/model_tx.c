@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * SQ processing: decode each TX WQE between the device consumer and the
+ * doorbell tail (contract 3, 14 #17-#20), gather the frame, apply the
+ * offloads, put it on the wire and complete it (contract 4.6).
+ *
+ * Error CQE policy (vendor_err says which check failed, for the logs):
+ *   35 INVALID_OOB            header or OOB malformed (#17, #19)
+ *   39 VPORT_IDX_OUT_OF_RANGE vp offset is not the QP's tx_vp_offset
+ *   37 HDR_PROCESSING_ERROR   SGE outside an MR of the PD / bad lkey (#18),
+ *                             no Ethernet header, offload impossible
+ *   34 MTU_DROP               frame longer than MTU + 14 (+4 if tagged)
+ *   41 VLAN_TAGGING_VIOLATION VLAN insertion into an already tagged frame
+ *   40 VPORT_DISABLED         the vPort's link is down (model policy: the
+ *                             frame is dropped, counted in tx_drop_link_down,
+ *                             and the driver sees an error completion)
+ * A WQE whose size cannot be known (num_sge > 30, OOB size code not 2/6)
+ * completes with 35 and then stops the SQ: its successors cannot be found.
+ */
+
+#include <string.h>
+
+#include "model_priv.h"
+
+#define MM_TX_DW1_BAD	(GDMA_SET(GDMA_WQE_OOB_IN_SGL, 1) | GDMA_SET(GDMA_WQE_CONSUME_CREDIT, 1) | \
+			 GDMA_SET(GDMA_WQE_FENCE, 1) | GDMA_WQE_DW1_RSVD_MASK | \
+			 GDMA_SET(GDMA_WQE_CLIENT_DATA_UNIT, GDMA_WQE_CLIENT_DATA_UNIT_MASK) | \
+			 GDMA_SET(GDMA_WQE_CHECK_SN, 1) | GDMA_SET(GDMA_WQE_SGL_DIRECT, 1))
+
+#define MM_ETH_HLEN	14
+#define MM_VLAN_HLEN	4
+#define MM_ETH_P_8021Q	0x8100
+
+/* Vendor error codes of the model (nonzero, contract 14 #18). */
+enum mm_tx_verr {
+	MM_VERR_HDR_RSVD = 1,	/* reserved / unsupported header bits */
+	MM_VERR_NO_SGE,		/* num_sge 0 */
+	MM_VERR_PKT_FMT,	/* pkt_fmt does not match the OOB size */
+	MM_VERR_OOB_RSVD,	/* long OOB reserved bits or encap */
+	MM_VERR_VCQ,		/* vcq_num is not the SQ's CQ */
+	MM_VERR_VSQ_FRAME,	/* vsq_frame is not (sq_id >> 10) & 0x3FFF */
+	MM_VERR_VPORT,		/* vp offset */
+	MM_VERR_SIZE,		/* WQE size unknown or > 512 */
+	MM_VERR_LKEY = 0x10,	/* no MR with that lkey */
+	MM_VERR_PD,		/* MR of another PD */
+	MM_VERR_BOUNDS,		/* SGE outside the MR */
+	MM_VERR_SHORT = 0x20,	/* frame shorter than an Ethernet header */
+	MM_VERR_PARSE,		/* offload asked on an unparsable frame */
+	MM_VERR_TRANS_OFF,	/* trans_off is not the L4 offset */
+	MM_VERR_CSUM,		/* offload impossible for this frame */
+};
+
+struct mm_tx_wqe {
+	uint32_t off;		/* byte offset of the WQE in the ring */
+	uint32_t nsge;
+	uint32_t oob_size;
+	uint32_t oob[6];	/* inline OOB, zero padded to 24 bytes */
+	uint32_t verr;
+};
+
+/* Header and OOB checks (#17, #19); returns a CQE type. */
+static uint32_t
+mm_tx_check_oob(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32_t dw0,
+		uint32_t dw1)
+{
+	bool lng = w->oob_size == GDMA_OOB_SIZE_LARGE;
+	uint32_t vp;
+
+	if (dw0 != 0 || (dw1 & MM_TX_DW1_BAD) != 0)
+		return w->verr = MM_VERR_HDR_RSVD, CQE_TX_INVALID_OOB;
+	if (w->nsge == 0)
+		return w->verr = MM_VERR_NO_SGE, CQE_TX_INVALID_OOB;
+	if (GDMA_GET(w->oob[0], MANA_TX_PKT_FMT) !=
+	    (lng ? MANA_TX_PKT_FMT_LONG : MANA_TX_PKT_FMT_SHORT))
+		return w->verr = MM_VERR_PKT_FMT, CQE_TX_INVALID_OOB;
+	if (lng && ((w->oob[2] & MANA_TX_DW2_RSVD_MASK) != 0 ||
+		    GDMA_GET(w->oob[2], MANA_TX_IS_ENCAP) != 0 ||
+		    (w->oob[3] & MANA_TX_DW3_RSVD_MASK) != 0 || w->oob[4] != 0 || w->oob[5] != 0))
+		return w->verr = MM_VERR_OOB_RSVD, CQE_TX_INVALID_OOB;
+	if (GDMA_GET(w->oob[0], MANA_TX_VCQ_NUM) != qp->cq->id)
+		return w->verr = MM_VERR_VCQ, CQE_TX_INVALID_OOB;
+	if (GDMA_GET(w->oob[1], MANA_TX_VSQ_FRAME) != mana_tx_vsq_frame(qp->sq_id))
+		return w->verr = MM_VERR_VSQ_FRAME, CQE_TX_INVALID_OOB;
+	vp = m->port[qp->port].tx_vp_offset;
+	if (lng ? GDMA_GET(w->oob[3], MANA_TX_LONG_VP_OFFSET) != vp :
+		  GDMA_GET(w->oob[1], MANA_TX_SHORT_VP_OFFSET) != (vp & 0xFF))
+		return w->verr = MM_VERR_VPORT, CQE_TX_VPORT_IDX_OUT_OF_RANGE;
+	return CQE_TX_OKAY;
+}
+
+/* Gather the SGL into m->txbuf (#18); returns a CQE type, *len the frame length. */
+static uint32_t
+mm_tx_gather(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32_t *len)
+{
+	const struct mm_ring *r = &qp->sq;
+	uint32_t sgl = w->off + GDMA_WQE_HDR_SIZE + w->oob_size;
+	uint32_t total = 0;
+
+	for (uint32_t i = 0; i < w->nsge; i++) {
+		/* The SGL may wrap to the ring start at any 16-byte boundary. */
+		const struct gdma_sge *sge = (const struct gdma_sge *)(const void *)
+			(r->buf + ((sgl + GDMA_SGE_SIZE * i) & (r->size - 1)));
+		uint64_t addr = sge->address;
+		uint32_t size = sge->size;
+		struct mm_mr *mr = mm_mr_lookup(m, sge->mem_key);
+
+		if (mr == NULL)
+			return w->verr = MM_VERR_LKEY, CQE_TX_HDR_PROCESSING_ERROR;
+		if (mr->pd != qp->pd->base)
+			return w->verr = MM_VERR_PD, CQE_TX_HDR_PROCESSING_ERROR;
+		if (addr < mr->start || addr > mr->end || size > mr->end - addr)
+			return w->verr = MM_VERR_BOUNDS, CQE_TX_HDR_PROCESSING_ERROR;
+		if (size > MANA_MODEL_MAX_FRAME - total)
+			return CQE_TX_MTU_DROP;
+		memcpy(m->txbuf + total, (const void *)(uintptr_t)addr, size);
+		total += size;
+	}
+	*len = total;
+	return CQE_TX_OKAY;
+}
+
+static bool
+mm_tx_tagged(const uint8_t *f)
+{
+	return ((uint32_t)f[12] << 8 | f[13]) == MM_ETH_P_8021Q;
+}
+
+/* MTU, checksum offloads, VLAN insertion; returns a CQE type. */
+static uint32_t
+mm_tx_offload(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32_t *len)
+{
+	bool inject = w->oob_size == GDMA_OOB_SIZE_LARGE &&
+		      GDMA_GET(w->oob[2], MANA_TX_INJECT_VLAN) != 0;
+	bool ip = GDMA_GET(w->oob[0], MANA_TX_COMP_IPHDR_CSUM) != 0;
+	bool tcp = GDMA_GET(w->oob[0], MANA_TX_COMP_TCP_CSUM) != 0;
+	bool udp = GDMA_GET(w->oob[0], MANA_TX_COMP_UDP_CSUM) != 0;
+	uint8_t *f = m->txbuf;
+	struct mm_frame_info fi;
+	uint32_t max;
+
+	if (*len < MM_ETH_HLEN)
+		return w->verr = MM_VERR_SHORT, CQE_TX_HDR_PROCESSING_ERROR;
+	max = m->port[qp->port].mtu + MM_ETH_HLEN;
+	if (mm_tx_tagged(f) || inject)
+		max += MM_VLAN_HLEN;
+	if (*len > max)
+		return CQE_TX_MTU_DROP;
+	if (ip || tcp || udp) {
+		if (!mm_frame_parse(f, *len, &fi))
+			return w->verr = MM_VERR_PARSE, CQE_TX_HDR_PROCESSING_ERROR;
+		/* trans_off is meaningful only with comp_tcp_csum (DPDK leaves it garbage). */
+		if (tcp && GDMA_GET(w->oob[1], MANA_TX_TRANS_OFF) != fi.l4_off)
+			return w->verr = MM_VERR_TRANS_OFF, CQE_TX_HDR_PROCESSING_ERROR;
+		if (!mm_csum_offload(f, *len, &fi, ip, tcp, udp))
+			return w->verr = MM_VERR_CSUM, CQE_TX_HDR_PROCESSING_ERROR;
+	}
+	if (inject) {
+		uint32_t tci = GDMA_GET(w->oob[2], MANA_TX_PCP) << 13 |
+			       GDMA_GET(w->oob[2], MANA_TX_DEI) << 12 |
+			       GDMA_GET(w->oob[2], MANA_TX_VLAN_ID);
+
+		if (mm_tx_tagged(f))
+			return CQE_TX_VLAN_TAGGING_VIOLATION;
+		memmove(f + 12 + MM_VLAN_HLEN, f + 12, *len - 12);
+		f[12] = MM_ETH_P_8021Q >> 8;
+		f[13] = MM_ETH_P_8021Q & 0xFF;
+		f[14] = (uint8_t)(tci >> 8);
+		f[15] = (uint8_t)tci;
+		*len += MM_VLAN_HLEN;
+	}
+	return CQE_TX_OKAY;
+}
+
+/* Process one WQE whose size is known; returns its CQE type. */
+static uint32_t
+mm_tx_one(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32_t dw0,
+	  uint32_t dw1)
+{
+	struct mm_port *p = &m->port[qp->port];
+	uint32_t type, len = 0;
+
+	type = mm_tx_check_oob(m, qp, w, dw0, dw1);
+	if (type != CQE_TX_OKAY)
+		return type;
+	if (p->tx_err_n != 0) {
+		p->tx_err_n--;
+		return p->tx_err_type;
+	}
+	if (!p->link_up) {
+		p->st.tx_drop_link_down++;
+		return CQE_TX_VPORT_DISABLED;
+	}
+	type = mm_tx_gather(m, qp, w, &len);
+	if (type == CQE_TX_OKAY)
+		type = mm_tx_offload(m, qp, w, &len);
+	if (type != CQE_TX_OKAY)
+		return type;
+	if (p->wire != NULL && p->wire->ops->tx != NULL)
+		p->wire->ops->tx(p->wire, m->txbuf, len);
+	p->st.tx_frames++;
+	p->st.tx_bytes += len;
+	m->frames++;
+	return CQE_TX_OKAY;
+}
+
+static void
+mm_tx_complete(struct mana_model *m, struct mm_qp *qp, uint32_t wqe_bu, uint32_t type,
+	       uint32_t verr, bool suppress)
+{
+	uint32_t d[GDMA_COMP_DATA_SIZE / 4] = { 0 };
+
+	if (type != CQE_TX_OKAY) {
+		m->port[qp->port].st.tx_err[type - CQE_TX_OKAY]++;
+		mm_error(m, MM_LOG_NOTICE, "SQ 0x%x WQE at BU %u: error CQE %u, vendor_err 0x%x",
+			 qp->sq_id, wqe_bu, type, verr);
+	} else if (suppress) {
+		return;
+	}
+	d[0] = GDMA_SET(MANA_CQE_TYPE, type) | GDMA_SET(MANA_CQE_VENDOR_ERR, verr);
+	d[2] = GDMA_SET(MANA_TXCQE_WQE_OFFSET, wqe_bu & GDMA_QUEUE_OFFSET_MASK);
+	mm_cq_write(m, qp->cq, d, qp->sq_id, true);
+}
+
+/* Process the SQ up to its doorbell tail; returns WQEs processed. */
+unsigned int
+mm_tx_process(struct mana_model *m, struct mm_qp *qp)
+{
+	struct mm_ring *r = &qp->sq;
+	unsigned int n = 0;
+
+	while (!r->stopped && r->tail != (r->cons_bu << GDMA_WQE_BU_SHIFT)) {
+		uint32_t avail = r->tail - (r->cons_bu << GDMA_WQE_BU_SHIFT);
+		struct mm_tx_wqe w = { .off = (r->cons_bu << GDMA_WQE_BU_SHIFT) & (r->size - 1) };
+		const uint32_t *hdr = (const uint32_t *)(const void *)(r->buf + w.off);
+		uint32_t dw0 = hdr[0], dw1 = hdr[1], div4, size, type;
+		bool known;
+
+		w.nsge = GDMA_GET(dw1, GDMA_WQE_NUM_SGE);
+		div4 = GDMA_GET(dw1, GDMA_WQE_OOB_DIV4);
+		known = (div4 == GDMA_WQE_OOB_DIV4_SMALL || div4 == GDMA_WQE_OOB_DIV4_LARGE) &&
+			w.nsge <= GDMA_MAX_TX_SGE;
+		w.oob_size = div4 == GDMA_WQE_OOB_DIV4_LARGE ? GDMA_OOB_SIZE_LARGE :
+							       GDMA_OOB_SIZE_SMALL;
+		size = gdma_wqe_size(w.oob_size, w.nsge);
+		if (known && size > avail) {
+			mm_ring_error(m, r, qp->port, "SQ", qp->sq_id,
+				      "WQE extends past the doorbell tail");
+			break;
+		}
+		n++;
+		if (!known || size > GDMA_MAX_SQE_SIZE) {
+			mm_tx_complete(m, qp, r->cons_bu, CQE_TX_INVALID_OOB, MM_VERR_SIZE, false);
+			mm_ring_error(m, r, qp->port, "SQ", qp->sq_id,
+				      "WQE with num_sge > 30 or OOB size code not 2/6");
+			break;
+		}
+		/* Header + OOB never wrap: a WQE starts on a BU boundary. */
+		memcpy(w.oob, hdr + 2, w.oob_size);
+		type = mm_tx_one(m, qp, &w, dw0, dw1);
+		mm_tx_complete(m, qp, r->cons_bu, type, w.verr,
+			       GDMA_GET(w.oob[0], MANA_TX_SUPPRESS_CQE) != 0);
+		r->cons_bu += size >> GDMA_WQE_BU_SHIFT;
+	}
+	return n;
+}
