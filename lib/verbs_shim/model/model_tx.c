@@ -17,7 +17,9 @@
  *   40 VPORT_DISABLED         the vPort's link is down (model policy: the
  *                             frame is dropped, counted in tx_drop_link_down,
  *                             and the driver sees an error completion)
- * A WQE whose size cannot be known (num_sge > 30, OOB size code not 2/6)
+ * A WQE with num_sge > 30 whose size is still a valid SQE (31 SGEs with the
+ * short OOB: 512 bytes) completes with 35 and processing goes on. A WQE whose
+ * size cannot be known (OOB size code not 2/6, or larger than 512 bytes)
  * completes with 35 and then stops the SQ: its successors cannot be found.
  */
 
@@ -240,22 +242,27 @@ mm_tx_process(struct mana_model *m, struct mm_qp *qp)
 
 		w.nsge = GDMA_GET(dw1, GDMA_WQE_NUM_SGE);
 		div4 = GDMA_GET(dw1, GDMA_WQE_OOB_DIV4);
-		known = (div4 == GDMA_WQE_OOB_DIV4_SMALL || div4 == GDMA_WQE_OOB_DIV4_LARGE) &&
-			w.nsge <= GDMA_MAX_TX_SGE;
 		w.oob_size = div4 == GDMA_WQE_OOB_DIV4_LARGE ? GDMA_OOB_SIZE_LARGE :
 							       GDMA_OOB_SIZE_SMALL;
 		size = gdma_wqe_size(w.oob_size, w.nsge);
+		known = (div4 == GDMA_WQE_OOB_DIV4_SMALL || div4 == GDMA_WQE_OOB_DIV4_LARGE) &&
+			size <= GDMA_MAX_SQE_SIZE;
 		if (known && size > avail) {
 			mm_ring_error(m, r, qp->port, "SQ", qp->sq_id,
 				      "WQE extends past the doorbell tail");
 			break;
 		}
 		n++;
-		if (!known || size > GDMA_MAX_SQE_SIZE) {
+		if (!known) {
 			mm_tx_complete(m, qp, r->cons_bu, CQE_TX_INVALID_OOB, MM_VERR_SIZE, false);
 			mm_ring_error(m, r, qp->port, "SQ", qp->sq_id,
-				      "WQE with num_sge > 30 or OOB size code not 2/6");
+				      "WQE larger than 512 bytes or OOB size code not 2/6");
 			break;
+		}
+		if (w.nsge > GDMA_MAX_TX_SGE) {
+			mm_tx_complete(m, qp, r->cons_bu, CQE_TX_INVALID_OOB, MM_VERR_SIZE, false);
+			r->cons_bu += size >> GDMA_WQE_BU_SHIFT;
+			continue;
 		}
 		/* Header + OOB never wrap: a WQE starts on a BU boundary. */
 		memcpy(w.oob, hdr + 2, w.oob_size);
