@@ -1,0 +1,569 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Test fixture for the verbs, engine and wire tests: a model device opened
+ * through lib/verbs_shim, a recording ring allocator, and a minimal driver
+ * (queues created as DPDK does, WQEs written into the raw rings, doorbells,
+ * CQ polling with the owner-bit protocol of contract 4.2).
+ */
+
+#ifndef TEST_FIXTURE_H
+#define TEST_FIXTURE_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mana_gdma.h"
+#include "mana_vs.h"
+#include "unit.h"
+
+/* ---- Recording allocator (manadv_set_context_attr) ---------------------- */
+
+#define FX_MAX_REC 1024
+
+struct fx_mem {
+	unsigned int allocs, frees;
+	unsigned int n;			/* recorded allocations */
+	size_t size[FX_MAX_REC];
+	void *ptr[FX_MAX_REC];
+	void *data[FX_MAX_REC];
+	void *free_data_last;
+	bool fail;			/* next allocations return NULL */
+};
+
+static struct fx_mem fx_mem;
+
+static void *
+fx_alloc(size_t size, void *data)
+{
+	size_t rounded = (size + 4095) & ~(size_t)4095;
+	void *p;
+
+	if (fx_mem.n < FX_MAX_REC) {
+		fx_mem.size[fx_mem.n] = size;
+		fx_mem.data[fx_mem.n] = data;
+		fx_mem.ptr[fx_mem.n] = NULL;
+	}
+	if (fx_mem.fail) {
+		fx_mem.n++;
+		return NULL;
+	}
+	p = aligned_alloc(4096, rounded == 0 ? 4096 : rounded);
+	if (p != NULL) {
+		memset(p, 0, rounded == 0 ? 4096 : rounded);
+		fx_mem.allocs++;
+	}
+	if (fx_mem.n < FX_MAX_REC)
+		fx_mem.ptr[fx_mem.n] = p;
+	fx_mem.n++;
+	return p;
+}
+
+static void
+fx_free(void *p, void *data)
+{
+	fx_mem.frees++;
+	fx_mem.free_data_last = data;
+	free(p);
+}
+
+/* Size of the most recent allocation (0 if none since `since`). */
+static inline size_t
+fx_last_size(unsigned int since)
+{
+	return fx_mem.n > since && fx_mem.n <= FX_MAX_REC ? fx_mem.size[fx_mem.n - 1] : 0;
+}
+
+/* ---- Device -------------------------------------------------------------- */
+
+struct fx {
+	struct mana_model *m;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_pd *ppd[MANA_MODEL_MAX_PORTS];
+	unsigned int nports;
+	void *alloc_data;
+};
+
+static unsigned int fx_name_ctr;
+
+/* Manual engine, no wires, coalescing per the default; unique name. */
+static inline void
+fx_config(struct mana_model_config *cfg, unsigned int nports)
+{
+	char name[MANA_MODEL_NAME_LEN];
+	unsigned int i;
+
+	snprintf(name, sizeof(name), "ut%u_%u", (unsigned int)getpid() % 10000, fx_name_ctr++);
+	mana_model_config_init(cfg, name);
+	cfg->nports = (uint8_t)nports;
+	cfg->manual = true;
+	for (i = 0; i < MANA_MODEL_MAX_PORTS; i++)
+		cfg->wire[i].type = MANA_MODEL_WIRE_NONE;
+}
+
+static inline int
+fx_set_alloc(struct fx *f, void *data)
+{
+	struct manadv_ctx_allocators a = {
+		.alloc = fx_alloc,
+		.free = fx_free,
+		.data = data,
+	};
+
+	f->alloc_data = data;
+	return mana_vs_set_context_attr(f->ctx, MANADV_CTX_ATTR_BUF_ALLOCATORS, &a);
+}
+
+/* Create the device, open it, allocators, one PD, one parent domain per port. */
+static inline bool
+fx_open_cfg(struct fx *f, const struct mana_model_config *cfg, bool with_alloc)
+{
+	struct ibv_parent_domain_init_attr pa;
+	unsigned int i;
+
+	memset(f, 0, sizeof(*f));
+	f->nports = cfg->nports;
+	f->m = mana_vs_model_create(cfg);
+	if (f->m == NULL) {
+		UNIT_FAIL("mana_vs_model_create(%s): %s", cfg->name, strerror(errno));
+		return false;
+	}
+	f->ctx = mana_vs_open_device(mana_model_ibv_device(f->m));
+	if (f->ctx == NULL) {
+		UNIT_FAIL("mana_vs_open_device: %s", strerror(errno));
+		return false;
+	}
+	if (with_alloc && !CHECK_EQ(fx_set_alloc(f, (void *)(uintptr_t)0x5eed), 0))
+		return false;
+	f->pd = mana_vs_alloc_pd(f->ctx);
+	if (f->pd == NULL) {
+		UNIT_FAIL("mana_vs_alloc_pd: %s", strerror(errno));
+		return false;
+	}
+	for (i = 0; i < f->nports; i++) {
+		memset(&pa, 0, sizeof(pa));
+		pa.pd = f->pd;
+		pa.comp_mask = IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT;
+		pa.pd_context = (void *)(uintptr_t)(i + 1);	/* IB port, 1-based */
+		f->ppd[i] = mana_vs_alloc_parent_domain(f->ctx, &pa);
+		if (f->ppd[i] == NULL) {
+			UNIT_FAIL("mana_vs_alloc_parent_domain(port %u): %s", i + 1,
+				  strerror(errno));
+			return false;
+		}
+	}
+	return true;
+}
+
+static inline bool
+fx_open(struct fx *f, unsigned int nports)
+{
+	struct mana_model_config cfg;
+
+	fx_config(&cfg, nports);
+	return fx_open_cfg(f, &cfg, true);
+}
+
+/* Tear down what fx_open made (objects must already be gone). */
+static inline void
+fx_close(struct fx *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nports; i++)
+		if (f->ppd[i] != NULL)
+			CHECK_EQ(mana_vs_dealloc_pd(f->ppd[i]), 0);
+	if (f->pd != NULL)
+		CHECK_EQ(mana_vs_dealloc_pd(f->pd), 0);
+	if (f->ctx != NULL)
+		CHECK_EQ(mana_vs_close_device(f->ctx), 0);
+	if (f->m != NULL)
+		CHECK_EQ(mana_vs_model_destroy(f->m), 0);
+	memset(f, 0, sizeof(*f));
+}
+
+static inline void
+fx_db(void *page, uint32_t off, uint64_t v)
+{
+	__atomic_store_n((uint64_t *)(void *)((char *)page + off), v, __ATOMIC_RELEASE);
+}
+
+static inline void
+fx_run(struct fx *f)
+{
+	mana_model_run_idle(f->m, 1000);
+}
+
+static inline struct mana_model_port_stats
+fx_stats(struct fx *f, unsigned int port)
+{
+	struct mana_model_port_stats st;
+
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(mana_model_port_stats(f->m, port, &st), 0);
+	return st;
+}
+
+/* ---- CQ consumer (contract 4.2) ------------------------------------------ */
+
+struct fx_cqv {
+	struct ibv_cq *cq;
+	struct manadv_cq dv;
+	uint32_t c;		/* consumer index, starts at count */
+};
+
+static inline void
+fx_cqv_init(struct fx_cqv *c)
+{
+	c->c = c->dv.count;
+}
+
+/*
+ * The next CQE copied to *out if it is new; false when empty. An owner value
+ * that is neither the new nor the previous lap's is an overflow: a failure.
+ */
+static inline bool
+fx_cq_poll(struct fx_cqv *c, struct gdma_cqe *out)
+{
+	struct gdma_cqe *e = (struct gdma_cqe *)c->dv.buf + c->c % c->dv.count;
+	uint32_t info = __atomic_load_n(&e->info, __ATOMIC_ACQUIRE);
+	uint32_t o = GDMA_GET(info, GDMA_CQE_OWNER);
+	uint32_t want = gdma_cqe_owner_expected(c->c, c->dv.count);
+
+	if (o == ((c->c / c->dv.count - 1) & GDMA_CQE_OWNER_MASK))
+		return false;
+	if (o != want) {
+		UNIT_FAIL("CQ %u overflow at C=%u: owner %u, expected %u", c->dv.cq_id, c->c,
+			  o, want);
+		return false;
+	}
+	memcpy(out, e, sizeof(*out));
+	out->info = info;
+	c->c++;
+	return true;
+}
+
+static inline unsigned int
+fx_cq_drain(struct fx_cqv *c)
+{
+	struct gdma_cqe e;
+	unsigned int n = 0;
+
+	while (fx_cq_poll(c, &e))
+		n++;
+	return n;
+}
+
+static inline uint32_t
+fx_cqe_type(const struct gdma_cqe *e)
+{
+	return GDMA_GET(e->data[0], MANA_CQE_TYPE);
+}
+
+/* ---- WQE writer (contract 3.1, 2.4) -------------------------------------- */
+
+/*
+ * Write a WQE at BU index head into a ring of ring_size bytes: header and
+ * inline OOB never wrap (they start on a BU), the SGL wraps to offset 0.
+ * Returns the WQE size in BUs.
+ */
+static inline uint32_t
+fx_wqe_write(uint8_t *ring, uint32_t ring_size, uint32_t head, uint32_t hdr_dw1,
+	     const void *oob, uint32_t oob_size, const struct gdma_sge *sge, uint32_t nsge)
+{
+	uint32_t off = (head * GDMA_WQE_BU_SIZE) & (ring_size - 1);
+	uint32_t wqe = gdma_wqe_size(oob_size, nsge);
+	struct gdma_wqe_hdr h = { 0, hdr_dw1 };
+	uint32_t i, o;
+
+	memcpy(ring + off, &h, sizeof(h));
+	memset(ring + off + GDMA_WQE_HDR_SIZE, 0, oob_size);
+	if (oob != NULL)
+		memcpy(ring + off + GDMA_WQE_HDR_SIZE, oob, oob_size);
+	o = off + GDMA_WQE_HDR_SIZE + oob_size;
+	for (i = 0; i < nsge; i++) {
+		o &= ring_size - 1;
+		memcpy(ring + o, &sge[i], sizeof(sge[i]));
+		o += GDMA_SGE_SIZE;
+	}
+	return wqe / GDMA_WQE_BU_SIZE;
+}
+
+/* ---- TX queue ------------------------------------------------------------ */
+
+struct fx_txq {
+	struct fx_cqv cq;
+	struct ibv_qp *qp;
+	struct manadv_qp dv;
+	uint32_t head;		/* producer, BUs */
+};
+
+static inline bool
+fx_txq_create(struct fx *f, unsigned int port, uint32_t depth, uint32_t max_sge,
+	      struct fx_txq *q)
+{
+	struct ibv_qp_init_attr a;
+	struct manadv_obj obj;
+
+	memset(q, 0, sizeof(*q));
+	q->cq.cq = mana_vs_create_cq(f->ctx, (int)depth, NULL, NULL, 0);
+	if (q->cq.cq == NULL) {
+		UNIT_FAIL("create_cq(%u): %s", depth, strerror(errno));
+		return false;
+	}
+	memset(&a, 0, sizeof(a));
+	a.send_cq = q->cq.cq;
+	a.recv_cq = q->cq.cq;
+	a.cap.max_send_wr = depth;
+	a.cap.max_send_sge = max_sge;
+	a.qp_type = IBV_QPT_RAW_PACKET;
+	q->qp = mana_vs_create_qp(f->ppd[port], &a);
+	if (q->qp == NULL) {
+		UNIT_FAIL("create_qp(port %u): %s", port + 1, strerror(errno));
+		return false;
+	}
+	memset(&obj, 0, sizeof(obj));
+	obj.qp.in = q->qp;
+	obj.qp.out = &q->dv;
+	obj.cq.in = q->cq.cq;
+	obj.cq.out = &q->cq.dv;
+	if (!CHECK_EQ(mana_vs_init_obj(&obj, MANADV_OBJ_QP | MANADV_OBJ_CQ), 0))
+		return false;
+	fx_cqv_init(&q->cq);
+	return true;
+}
+
+static inline void
+fx_txq_destroy(struct fx_txq *q)
+{
+	if (q->qp != NULL)
+		CHECK_EQ(mana_vs_destroy_qp(q->qp), 0);
+	if (q->cq.cq != NULL)
+		CHECK_EQ(mana_vs_destroy_cq(q->cq.cq), 0);
+	memset(q, 0, sizeof(*q));
+}
+
+/* The short OOB a correct driver writes for this queue. */
+static inline void
+fx_tx_oob(const struct fx_txq *q, struct mana_tx_oob *oob)
+{
+	memset(oob, 0, sizeof(*oob));
+	oob->dw0 = GDMA_SET(MANA_TX_PKT_FMT, MANA_TX_PKT_FMT_SHORT) |
+		   GDMA_SET(MANA_TX_VCQ_NUM, q->cq.dv.cq_id);
+	oob->dw1 = GDMA_SET(MANA_TX_VSQ_FRAME, mana_tx_vsq_frame(q->dv.sq_id)) |
+		   GDMA_SET(MANA_TX_SHORT_VP_OFFSET, q->dv.tx_vp_offset);
+}
+
+/* The long form of the same OOB (pkt_fmt 1, long vport offset). */
+static inline void
+fx_tx_oob_long(const struct fx_txq *q, struct mana_tx_oob *oob)
+{
+	fx_tx_oob(q, oob);
+	oob->dw0 = (oob->dw0 & ~GDMA_SET(MANA_TX_PKT_FMT, 3)) |
+		   GDMA_SET(MANA_TX_PKT_FMT, MANA_TX_PKT_FMT_LONG);
+	oob->dw3 = GDMA_SET(MANA_TX_LONG_VP_OFFSET, q->dv.tx_vp_offset);
+}
+
+/* Write one TX WQE (no doorbell); returns its BU index. */
+static inline uint32_t
+fx_tx_write(struct fx_txq *q, const struct mana_tx_oob *oob, bool long_oob,
+	    const struct gdma_sge *sge, uint32_t nsge)
+{
+	uint32_t oob_size = long_oob ? GDMA_OOB_SIZE_LARGE : GDMA_OOB_SIZE_SMALL;
+	uint32_t dw1 = GDMA_SET(GDMA_WQE_NUM_SGE, nsge) |
+		       GDMA_SET(GDMA_WQE_OOB_DIV4, oob_size / 4);
+	uint32_t at = q->head;
+
+	q->head += fx_wqe_write(q->dv.sq_buf, q->dv.sq_size, q->head, dw1, oob, oob_size,
+				sge, nsge);
+	return at;
+}
+
+static inline void
+fx_tx_ring(struct fx_txq *q)
+{
+	fx_db(q->dv.db_page, GDMA_DB_OFFSET_SQ, gdma_db_wq(q->dv.sq_id, q->head));
+}
+
+/* ---- RX queues (one RSS QP over n WQs) ------------------------------------ */
+
+#define FX_MAX_RXQ 8
+
+struct fx_rxq {
+	unsigned int n;
+	struct fx_cqv cq[FX_MAX_RXQ];
+	struct ibv_wq *wq[FX_MAX_RXQ];
+	struct manadv_rwq dv[FX_MAX_RXQ];
+	uint32_t head[FX_MAX_RXQ];
+	struct ibv_rwq_ind_table *ind;
+	struct ibv_qp *qp;
+	struct ibv_comp_channel *chan;
+};
+
+static inline struct ibv_qp *
+fx_rss_qp(struct fx *f, unsigned int port, struct ibv_rwq_ind_table *ind, const uint8_t *key)
+{
+	struct ibv_qp_init_attr_ex a;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_type = IBV_QPT_RAW_PACKET;
+	a.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE | IBV_QP_INIT_ATTR_RX_HASH;
+	a.pd = f->ppd[port];
+	a.rwq_ind_tbl = ind;
+	a.rx_hash_conf.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
+	a.rx_hash_conf.rx_hash_key_len = 40;
+	a.rx_hash_conf.rx_hash_key = (uint8_t *)(uintptr_t)key;
+	a.rx_hash_conf.rx_hash_fields_mask = IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4 |
+					     IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP;
+	return mana_vs_create_qp_ex(f->ctx, &a);
+}
+
+/* n must be a power of two; chan may be NULL. */
+static inline bool
+fx_rxq_create(struct fx *f, unsigned int port, unsigned int n, uint32_t depth, uint32_t max_sge,
+	      const uint8_t *key, struct ibv_comp_channel *chan, struct fx_rxq *q)
+{
+	struct ibv_rwq_ind_table_init_attr ta;
+	struct ibv_wq_init_attr wa;
+	struct manadv_obj obj;
+	unsigned int i, log = 0;
+
+	memset(q, 0, sizeof(*q));
+	q->n = n;
+	q->chan = chan;
+	while ((1u << log) < n)
+		log++;
+	for (i = 0; i < n; i++) {
+		q->cq[i].cq = mana_vs_create_cq(f->ctx, (int)depth, (void *)(uintptr_t)(0x100 + i),
+						chan, 0);
+		if (q->cq[i].cq == NULL) {
+			UNIT_FAIL("create_cq(%u): %s", depth, strerror(errno));
+			return false;
+		}
+		memset(&wa, 0, sizeof(wa));
+		wa.wq_type = IBV_WQT_RQ;
+		wa.max_wr = depth;
+		wa.max_sge = max_sge;
+		wa.pd = f->ppd[port];
+		wa.cq = q->cq[i].cq;
+		q->wq[i] = mana_vs_create_wq(f->ctx, &wa);
+		if (q->wq[i] == NULL) {
+			UNIT_FAIL("create_wq: %s", strerror(errno));
+			return false;
+		}
+	}
+	memset(&ta, 0, sizeof(ta));
+	ta.log_ind_tbl_size = log;
+	ta.ind_tbl = q->wq;
+	q->ind = mana_vs_create_rwq_ind_table(f->ctx, &ta);
+	if (q->ind == NULL) {
+		UNIT_FAIL("create_rwq_ind_table(log %u): %s", log, strerror(errno));
+		return false;
+	}
+	q->qp = fx_rss_qp(f, port, q->ind, key);
+	if (q->qp == NULL) {
+		UNIT_FAIL("create_qp_ex(RSS): %s", strerror(errno));
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		memset(&obj, 0, sizeof(obj));
+		obj.cq.in = q->cq[i].cq;
+		obj.cq.out = &q->cq[i].dv;
+		obj.rwq.in = q->wq[i];
+		obj.rwq.out = &q->dv[i];
+		if (!CHECK_EQ(mana_vs_init_obj(&obj, MANADV_OBJ_CQ | MANADV_OBJ_RWQ), 0))
+			return false;
+		fx_cqv_init(&q->cq[i]);
+	}
+	return true;
+}
+
+static inline void
+fx_rxq_destroy(struct fx_rxq *q)
+{
+	unsigned int i;
+
+	if (q->qp != NULL)
+		CHECK_EQ(mana_vs_destroy_qp(q->qp), 0);
+	if (q->ind != NULL)
+		CHECK_EQ(mana_vs_destroy_rwq_ind_table(q->ind), 0);
+	for (i = 0; i < q->n; i++) {
+		if (q->wq[i] != NULL)
+			CHECK_EQ(mana_vs_destroy_wq(q->wq[i]), 0);
+		if (q->cq[i].cq != NULL)
+			CHECK_EQ(mana_vs_destroy_cq(q->cq[i].cq), 0);
+	}
+	memset(q, 0, sizeof(*q));
+}
+
+/* Post one RX WQE with the given SGEs on WQ i (no doorbell). */
+static inline uint32_t
+fx_rx_write(struct fx_rxq *q, unsigned int i, const struct gdma_sge *sge, uint32_t nsge)
+{
+	uint32_t dw1 = GDMA_SET(GDMA_WQE_NUM_SGE, nsge) |
+		       GDMA_SET(GDMA_WQE_OOB_DIV4, GDMA_WQE_OOB_DIV4_SMALL);
+	uint32_t at = q->head[i];
+
+	q->head[i] += fx_wqe_write(q->dv[i].buf, q->dv[i].size, q->head[i], dw1, NULL,
+				   GDMA_OOB_SIZE_SMALL, sge, nsge);
+	return at;
+}
+
+static inline void
+fx_rx_ring(struct fx_rxq *q, unsigned int i)
+{
+	fx_db(q->dv[i].db_page, GDMA_DB_OFFSET_RQ, gdma_db_wq(q->dv[i].wq_id, q->head[i]));
+}
+
+/* ---- Memory registered on the plain PD ------------------------------------ */
+
+struct fx_buf {
+	uint8_t *base;
+	size_t len;
+	struct ibv_mr *mr;
+};
+
+static inline bool
+fx_buf_init(struct fx *f, struct fx_buf *b, size_t len)
+{
+	b->len = (len + 4095) & ~(size_t)4095;
+	b->base = aligned_alloc(4096, b->len);
+	if (b->base == NULL)
+		return false;
+	memset(b->base, 0, b->len);
+	b->mr = mana_vs_reg_mr(f->pd, b->base, b->len, IBV_ACCESS_LOCAL_WRITE);
+	if (b->mr == NULL) {
+		UNIT_FAIL("reg_mr: %s", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static inline void
+fx_buf_fini(struct fx_buf *b)
+{
+	if (b->mr != NULL)
+		CHECK_EQ(mana_vs_dereg_mr(b->mr), 0);
+	free(b->base);
+	memset(b, 0, sizeof(*b));
+}
+
+static inline struct gdma_sge
+fx_sge(const struct fx_buf *b, size_t off, uint32_t len)
+{
+	struct gdma_sge s = {
+		.address = (uint64_t)(uintptr_t)(b->base + off),
+		.mem_key = b->mr->lkey,
+		.size = len,
+	};
+
+	return s;
+}
+
+#endif /* TEST_FIXTURE_H */
