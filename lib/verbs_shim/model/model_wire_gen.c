@@ -208,6 +208,8 @@ gen_build(struct mm_gen *g, uint32_t flow, uint32_t seq)
 	wr32(pay + 4, flow);
 	wr32(pay + 8, seq);
 	memcpy(pay + MM_GEN_PAYLOAD_HDR, ramp + start, g->ramp_len);
+	/* The frame buffer is reused: the old checksum must not enter the sum. */
+	wr16(l4 + (g->fi.l4_proto == 6 ? 16 : 6), 0);
 	/* The pattern's sum is precomputed; it starts at an even L4 offset. */
 	sum = mm_csum_partial(l4, g->pay_off + MM_GEN_PAYLOAD_HDR - g->fi.l4_off,
 			      mm_csum_pseudo(f, &g->fi));

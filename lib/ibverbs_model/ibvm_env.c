@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Where the replacement library's devices come from: the MANA_MODEL
+ * environment variable, read once when the library is loaded (so a PCI
+ * presentation exists before a DPDK EAL scans the bus) or at the first
+ * ibv_get_device_list() call.
+ *
+ *   MANA_MODEL="dev[;dev...]"   dev = key=value[,key=value...]
+ *     name=<ibv device name>       default mana<index>
+ *     ports=1..8                   default 1
+ *     pci=dddd:bb:dd.f             present a PCI function in <sysfs>/bus/pci
+ *     sysfs=<dir>                  root of the device's sysfs tree (default: a temp dir)
+ *     doorbell=queue|shared        per-queue pages (default) or one hardware-like page
+ *     coalesce=0|1                 RX CQE coalescing, type 2 (default 1)
+ *     part=0|2                     vendor_part_id (default 2)
+ *     max_qp=N  numa=N  cpu=N      limits, NUMA node, engine thread CPU
+ *     macN=xx:xx:xx:xx:xx:xx       MAC of port N (0-based)
+ *     wireN=<spec>                 wire of port N, mana_model_parse_wire() syntax
+ *   MANA_MODEL_LOG=err|warning|notice|info|debug   model log level on stderr
+ *   MANA_MODEL_STATS=<file>        port counters written there at process exit
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "mana_model.h"
+#include "model_verbs.h"
+#include "ibvm_priv.h"
+
+#define IBVM_MAX_DEVICES	16
+
+static pthread_once_t ibvm_once = PTHREAD_ONCE_INIT;
+static int ibvm_init_err;
+static int ibvm_log_level = 4;	/* warnings and errors */
+static struct mana_model *ibvm_models[IBVM_MAX_DEVICES];
+static unsigned int ibvm_nmodels;
+
+void
+ibvm_log(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (level > ibvm_log_level)
+		return;
+	va_start(ap, fmt);
+	fputs("libibverbs(mana model): ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void
+ibvm_model_log(int level, const char *msg, void *arg)
+{
+	(void)arg;
+	if (level <= ibvm_log_level)
+		fprintf(stderr, "mana_model: %s\n", msg);
+}
+
+static int
+ibvm_parse_level(const char *s)
+{
+	static const char *const names[] = {
+		"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
+	};
+	char *end;
+	long v;
+
+	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasecmp(s, names[i]) == 0)
+			return (int)i;
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || v < 0 || v > 7)
+		return -1;
+	return (int)v;
+}
+
+static int
+ibvm_parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 0);
+	if (*s == '\0' || *s == '-' || *end != '\0' || errno != 0 || *out > max)
+		return EINVAL;
+	return 0;
+}
+
+static int
+ibvm_parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned int b[6];
+	char tail;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+		   &tail) != 6)
+		return EINVAL;
+	for (unsigned int i = 0; i < 6; i++) {
+		if (b[i] > 0xFF)
+			return EINVAL;
+		mac[i] = (uint8_t)b[i];
+	}
+	return 0;
+}
+
+/* Keys that carry a port index: "mac0", "wire3". Returns the index or -1. */
+static int
+ibvm_port_key(const char *key, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	unsigned long port;
+
+	if (strncmp(key, prefix, n) != 0 || key[n] == '\0')
+		return -1;
+	if (ibvm_parse_uint(key + n, MANA_MODEL_MAX_PORTS - 1, &port) != 0)
+		return -1;
+	return (int)port;
+}
+
+static int
+ibvm_set_string(char *dst, size_t size, const char *val)
+{
+	if (strlen(val) >= size)
+		return EINVAL;
+	memcpy(dst, val, strlen(val) + 1);
+	return 0;
+}
+
+static int
+ibvm_parse_flag(const char *val, bool *out)
+{
+	if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
+		return EINVAL;
+	*out = val[0] == '1';
+	return 0;
+}
+
+/* One key=value of a device; 0 or EINVAL with *why set. */
+static int
+ibvm_parse_kv(struct mana_model_config *cfg, const char *key, const char *val,
+	      const char **why)
+{
+	unsigned long v;
+	int port;
+
+	*why = "unknown key";
+	if (strcmp(key, "name") == 0) {
+		*why = "name too long";
+		return ibvm_set_string(cfg->name, sizeof(cfg->name), val);
+	}
+	if (strcmp(key, "pci") == 0) {
+		*why = "pci wants dddd:bb:dd.f";
+		if (strlen(val) != 12 || val[4] != ':' || val[7] != ':' || val[10] != '.')
+			return EINVAL;
+		return ibvm_set_string(cfg->pci_bdf, sizeof(cfg->pci_bdf), val);
+	}
+	if (strcmp(key, "sysfs") == 0) {
+		*why = "sysfs path too long";
+		return ibvm_set_string(cfg->sysfs_root, sizeof(cfg->sysfs_root), val);
+	}
+	if (strcmp(key, "doorbell") == 0) {
+		*why = "doorbell wants queue or shared";
+		if (strcmp(val, "queue") != 0 && strcmp(val, "shared") != 0)
+			return EINVAL;
+		cfg->shared_doorbell = strcmp(val, "shared") == 0;
+		return 0;
+	}
+	if (strcmp(key, "coalesce") == 0) {
+		*why = "coalesce wants 0 or 1";
+		return ibvm_parse_flag(val, &cfg->rx_coalesce);
+	}
+	if (strcmp(key, "ports") == 0) {
+		*why = "ports wants 1..8";
+		if (ibvm_parse_uint(val, MANA_MODEL_MAX_PORTS, &v) != 0 || v == 0)
+			return EINVAL;
+		cfg->nports = (uint8_t)v;
+		return 0;
+	}
+	if (strcmp(key, "part") == 0) {
+		*why = "part wants 0 or 2";
+		if (ibvm_parse_uint(val, 2, &v) != 0 || v == 1)
+			return EINVAL;
+		cfg->vendor_part_id = (uint16_t)v;
+		return 0;
+	}
+	if (strcmp(key, "max_qp") == 0) {
+		*why = "max_qp wants 1..65535";
+		if (ibvm_parse_uint(val, 65535, &v) != 0 || v == 0)
+			return EINVAL;
+		cfg->max_qp = (uint32_t)v;
+		return 0;
+	}
+	if (strcmp(key, "numa") == 0 || strcmp(key, "cpu") == 0) {
+		*why = "numa/cpu wants a number";
+		if (ibvm_parse_uint(val, 4095, &v) != 0)
+			return EINVAL;
+		if (key[0] == 'n')
+			cfg->numa_node = (int)v;
+		else
+			cfg->engine_cpu = (int)v;
+		return 0;
+	}
+	port = ibvm_port_key(key, "mac");
+	if (port >= 0) {
+		*why = "mac wants xx:xx:xx:xx:xx:xx";
+		if (ibvm_parse_mac(val, cfg->mac[port]) != 0)
+			return EINVAL;
+		cfg->mac_set[port] = true;
+		return 0;
+	}
+	port = ibvm_port_key(key, "wire");
+	if (port >= 0)
+		return mana_model_parse_wire(val, &cfg->wire[port], why) == 0 ? 0 : EINVAL;
+	return EINVAL;
+}
+
+/* Parse one device (modified in place) and create it. */
+static int
+ibvm_create_one(char *spec, unsigned int index)
+{
+	struct mana_model_config cfg;
+	struct mana_model *m;
+	char name[16], *save = NULL;
+	const char *why;
+
+	snprintf(name, sizeof(name), "mana%u", index);
+	mana_model_config_init(&cfg, name);
+	for (char *kv = strtok_r(spec, ",", &save); kv != NULL; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '=');
+
+		if (eq == NULL) {
+			ibvm_log(3, "MANA_MODEL device %u: '%s' is not key=value", index, kv);
+			return EINVAL;
+		}
+		*eq = '\0';
+		if (ibvm_parse_kv(&cfg, kv, eq + 1, &why) != 0) {
+			ibvm_log(3, "MANA_MODEL device %u: %s=%s: %s", index, kv, eq + 1, why);
+			return EINVAL;
+		}
+	}
+	if (index >= IBVM_MAX_DEVICES) {
+		ibvm_log(3, "MANA_MODEL: more than %u devices", IBVM_MAX_DEVICES);
+		return EINVAL;
+	}
+	m = mana_model_create(&cfg);
+	if (m == NULL) {
+		ibvm_log(3, "MANA_MODEL device %s: creation failed: %s", cfg.name,
+			 strerror(errno));
+		return errno != 0 ? errno : EINVAL;
+	}
+	ibvm_models[ibvm_nmodels++] = m;
+	ibvm_log(6, "device %s: %u port(s), sysfs %s", cfg.name, cfg.nports,
+		 mana_model_ibdev_path(m));
+	return 0;
+}
+
+static void
+ibvm_write_port_stats(FILE *f, const char *name, unsigned int port,
+		      const struct mana_model_port_stats *s)
+{
+	uint64_t tx_err = 0;
+
+	for (unsigned int i = 1; i < sizeof(s->tx_err) / sizeof(s->tx_err[0]); i++)
+		tx_err += s->tx_err[i];
+	fprintf(f, "%s port%u rx_frames=%" PRIu64 " rx_bytes=%" PRIu64 " tx_frames=%" PRIu64
+		" tx_bytes=%" PRIu64 " rx_drop_no_wqe=%" PRIu64 " rx_drop_no_rxq=%" PRIu64
+		" rx_drop_sge=%" PRIu64 " rx_truncated=%" PRIu64 " rx_coalesced_cqes=%" PRIu64
+		" tx_err=%" PRIu64 " db_rejected=%" PRIu64 " queue_errors=%" PRIu64
+		" wire_gen_frames=%" PRIu64 " wire_sink_frames=%" PRIu64
+		" wire_sink_bytes=%" PRIu64 " wire_sink_bad=%" PRIu64
+		" wire_sink_csum_ok=%" PRIu64 "\n",
+		name, port, s->rx_frames, s->rx_bytes, s->tx_frames, s->tx_bytes,
+		s->rx_drop_no_wqe, s->rx_drop_no_rxq, s->rx_drop_sge, s->rx_truncated,
+		s->rx_coalesced_cqes, tx_err, s->db_rejected, s->queue_errors,
+		s->wire_gen_frames, s->wire_sink_frames, s->wire_sink_bytes, s->wire_sink_bad,
+		s->wire_sink_csum_ok);
+}
+
+/* atexit: the model's counters for scripts that run unmodified programs. */
+static void
+ibvm_dump_stats(void)
+{
+	const char *path = getenv("MANA_MODEL_STATS");
+	FILE *f;
+
+	if (path == NULL || path[0] == '\0')
+		return;
+	f = fopen(path, "w");
+	if (f == NULL) {
+		ibvm_log(3, "MANA_MODEL_STATS: cannot write %s: %s", path, strerror(errno));
+		return;
+	}
+	for (unsigned int i = 0; i < ibvm_nmodels; i++) {
+		const struct mana_model_config *cfg = mana_model_config(ibvm_models[i]);
+		struct mana_model_port_stats st;
+
+		for (unsigned int p = 0; p < cfg->nports; p++)
+			if (mana_model_port_stats(ibvm_models[i], p, &st) == 0)
+				ibvm_write_port_stats(f, cfg->name, p, &st);
+		fprintf(f, "%s last_error=%s\n", cfg->name,
+			mana_model_last_error(ibvm_models[i]));
+	}
+	fclose(f);
+}
+
+static void
+ibvm_init_once(void)
+{
+	const char *env = getenv("MANA_MODEL");
+	const char *lvl = getenv("MANA_MODEL_LOG");
+	char *spec, *save = NULL;
+	unsigned int index = 0;
+
+	if (lvl != NULL && lvl[0] != '\0') {
+		int l = ibvm_parse_level(lvl);
+
+		if (l < 0)
+			ibvm_log(4, "MANA_MODEL_LOG=%s ignored (want err..debug or 0..7)", lvl);
+		else
+			ibvm_log_level = l;
+	}
+	mana_model_set_log(ibvm_model_log, NULL);
+	if (env == NULL || env[0] == '\0')
+		return;		/* no device, like a host without RDMA hardware */
+	spec = strdup(env);
+	if (spec == NULL) {
+		ibvm_init_err = ENOMEM;
+		return;
+	}
+	for (char *dev = strtok_r(spec, ";", &save); dev != NULL;
+	     dev = strtok_r(NULL, ";", &save)) {
+		ibvm_init_err = ibvm_create_one(dev, index++);
+		if (ibvm_init_err != 0)
+			break;
+	}
+	free(spec);
+	if (ibvm_nmodels > 0)
+		atexit(ibvm_dump_stats);
+}
+
+int
+ibvm_devices_init(void)
+{
+	pthread_once(&ibvm_once, ibvm_init_once);
+	return ibvm_init_err;
+}
+
+/* Devices exist before main(): a DPDK EAL scans the PCI tree before probing. */
+__attribute__((constructor)) static void
+ibvm_ctor(void)
+{
+	ibvm_devices_init();
+}

@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 net_mana authors
+#
+# DPDK 22.11's own net/mana (built unmodified from the Debian DPDK source
+# tree into librte_net_mana_upstream.so) in Debian's dpdk-testpmd, on the
+# software MANA device behind the replacement libibverbs/libmana
+# (lib/ibverbs_model). See doc/rdma_core_on_model.md.
+#
+# usage: upstream_testpmd.sh io|csum <plugin.so> <queue_state_preload.so> \
+#                            <ibverbs_model dir> <work dir> [frames]
+#
+# The model presents PCI function 7870:00:00.0 in <work>/sysfs, with the
+# hardware-like shared doorbell page and no RX CQE coalescing (contract 1.2,
+# 1.3). Its wire is a generator of <frames> UDP frames (lossless: one per
+# posted RX WQE) and a sink that verifies what the port transmits.
+#
+# testpmd runs in a private mount namespace whose plugin directory holds only
+# the plugins it needs plus the upstream net/mana: Debian's other plugins are
+# not loaded (mlx4/mlx5 providers would otherwise bind to the replacement
+# libibverbs), and EAL loads the plugin from a root-owned path (it refuses
+# plugins below world-writable directories such as /tmp).
+#
+# Exit: 0 pass, 1 fail, 77 skipped (not root, no dpdk-testpmd, no unshare).
+
+set -u
+mode=$1 plugin=$2 preload=$3 ibvm_dir=$4 work=$5 frames=${6:-1000}
+pmds=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
+testpmd=$(command -v dpdk-testpmd || true)
+bdf=7870:00:00.0
+
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*"; failed=1; }
+
+[ "$(id -u)" = 0 ] || skip "needs root (mount namespace, EAL)"
+[ -n "$testpmd" ] || skip "dpdk-testpmd not installed (Debian package dpdk-dev)"
+[ -d "$pmds" ] || skip "no $pmds"
+unshare -m --propagation private true 2>/dev/null || skip "unshare -m not permitted"
+case $mode in io|csum) ;; *) echo "bad mode $mode"; exit 2;; esac
+
+rm -rf "$work"
+mkdir -p "$work/orig"
+out=$work/testpmd.log
+stats=$work/model_stats.txt
+
+# Plugins testpmd is linked against (it cannot start without them) and the
+# ring mempool driver; everything else in Debian's directory stays out.
+libs="$(ldd "$testpmd" | awk -v d="$pmds" 'index($3, d) == 1 {print $1}' | tr '\n' ' ') librte_mempool_ring.so.23"
+
+tx_offloads=0x0
+fwd_cmds="start"
+if [ "$mode" = csum ]; then
+	# IPv4 + UDP checksum offload from configure time: no port restart needed
+	tx_offloads=0x6
+fi
+
+cat > "$work/ns.sh" <<NS
+set -e
+mount --bind $pmds $work/orig
+mount -t tmpfs -o mode=0755,size=256m mana_pmds $pmds
+for l in $libs; do cp -a $work/orig/\${l%%.so*}.so* $pmds/; done
+cp $plugin $pmds/librte_net_mana_upstream.so
+umount $work/orig
+export SYSFS_PCI_DEVICES=$work/sysfs/bus/pci/devices
+export LD_LIBRARY_PATH=$ibvm_dir
+export LD_PRELOAD=$preload
+export MANA_MODEL='name=mana_up0,pci=$bdf,sysfs=$work/sysfs,doorbell=shared,coalesce=0,wire0=gen:count=$frames:lossless=1:len=128:flows=8'
+export MANA_MODEL_STATS=$stats
+{ sleep 1; echo "$fwd_cmds"; sleep 5; echo stop; echo "show port stats 0"; echo quit; } | \
+timeout 120 $testpmd -l 0-1 -n 1 --no-huge -m 512 --iova-mode=va \
+	--file-prefix=mana_up\$\$ -a $bdf --log-level=pmd.net.mana.*:info -- \
+	-i --rxq=1 --txq=1 --rxd=256 --txd=256 --nb-cores=1 --port-topology=loop \
+	--total-num-mbufs=2048 --no-flush-rx --forward-mode=$mode --tx-offloads=$tx_offloads
+NS
+unshare -m --propagation private bash "$work/ns.sh" > "$out" 2>&1
+rc=$?
+failed=0
+[ $rc = 0 ] || fail "testpmd exited $rc"
+grep -q "Successfully probed on IB port 1" "$out" || fail "upstream net/mana did not probe"
+
+# NIC statistics of port 0 (the driver's counters)
+nic() { sed -n '/NIC statistics for port 0/,/####$/p' "$out" | grep -o "$1: *[0-9]*" | head -1 |
+	awk '{print $NF}'; }
+fwd() { sed -n '/Forward statistics for port 0/,/-----$/p' "$out" | grep -o "$1: *[0-9]*" |
+	head -1 | awk '{print $NF}'; }
+model() { grep "^mana_up0 port0 " "$stats" 2>/dev/null | tr ' ' '\n' | awk -F= -v k="$1" \
+	'$1 == k {print $2}'; }
+
+rx=$(nic RX-packets) rxerr=$(nic RX-errors) tx=$(nic TX-packets) txerr=$(nic TX-errors)
+echo "testpmd $mode: RX-packets=$rx RX-errors=$rxerr TX-packets=$tx TX-errors=$txerr"
+[ "$rx" = "$frames" ] || fail "RX-packets $rx, want $frames"
+[ "$rxerr" = 0 ] && [ "$txerr" = 0 ] || fail "RX/TX errors $rxerr/$txerr"
+# 22.11 counts a TX packet when it reaps the completion, inside the next
+# tx_burst; io/csum call tx_burst only with received packets, so the last
+# bursts stay uncounted. What left the port is counted by the model's sink.
+[ -n "$tx" ] && [ "$tx" -le "$frames" ] && [ "$tx" -ge $((frames - 256)) ] ||
+	fail "TX-packets $tx, want $((frames - 256))..$frames"
+if [ "$mode" = csum ]; then
+	badip=$(fwd Bad-ipcsum) badl4=$(fwd Bad-l4csum)
+	echo "testpmd csum: Bad-ipcsum=$badip Bad-l4csum=$badl4"
+	[ "$badip" = 0 ] && [ "$badl4" = 0 ] || fail "generated frames flagged bad on RX"
+fi
+
+cat "$stats" 2>/dev/null || fail "no model statistics ($stats)"
+for k in wire_gen_frames tx_frames wire_sink_frames; do
+	v=$(model $k)
+	[ "$v" = "$frames" ] || fail "model $k=$v, want $frames"
+done
+for k in wire_sink_bad tx_err db_rejected queue_errors rx_drop_no_wqe rx_drop_no_rxq \
+	 rx_drop_sge rx_truncated rx_coalesced_cqes; do
+	v=$(model $k)
+	[ "$v" = 0 ] || fail "model $k=$v, want 0"
+done
+if [ "$mode" = csum ]; then
+	v=$(model wire_sink_csum_ok)
+	[ "$v" = "$frames" ] || fail "sink verified $v checksums, want $frames"
+fi
+if [ $failed != 0 ]; then
+	echo "--- $out (tail)"; tail -40 "$out"
+	exit 1
+fi
+echo "PASS: upstream net/mana $mode forwarding, $frames frames"
+exit 0
