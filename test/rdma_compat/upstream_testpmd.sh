@@ -48,7 +48,12 @@ stats=$work/model_stats.txt
 libs="$(ldd "$testpmd" | awk -v d="$pmds" 'index($3, d) == 1 {print $1}' | tr '\n' ' ') librte_mempool_ring.so.23"
 
 tx_offloads=0x0
-fwd_cmds="start"
+# A full TX ring (the model's engine thread starved on a loaded machine) must
+# delay forwarding, not drop: the sink must see every frame. So TX retries,
+# up to 1 s per burst.
+fwd_cmds="set burst tx delay 1000 retry 1000
+set fwd $mode retry
+start"
 if [ "$mode" = csum ]; then
 	# IPv4 + UDP checksum offload from configure time: no port restart needed
 	tx_offloads=0x6

@@ -297,6 +297,29 @@ mm_db_scan(struct mana_model *m, bool stray)
 	return n;
 }
 
+/*
+ * Hardware processes a doorbell before a destroy of its queue completes; in
+ * the model the engine may not have seen it yet, and once the QP is unbound
+ * the id no longer resolves (an RQ's id lives in its RSS QP): a doorbell rung
+ * just before a port stop would be rejected. So the QP's doorbells are
+ * processed first: the whole shared page of its context (the slots hold only
+ * the last doorbell per queue type), or its own / its RWQs' pages.
+ */
+void
+mm_db_drain_qp(struct mana_model *m, struct mm_qp *qp)
+{
+	if (m->fatal)
+		return;
+	if (m->cfg.shared_doorbell) {
+		mm_db_scan_shared(m, qp->ctx, false);
+	} else if (qp->rss) {
+		for (uint32_t i = 0; i < (1u << qp->ind->log); i++)
+			mm_db_scan_wq(m, qp->ind->wqs[i], false);
+	} else {
+		mm_db_scan_qp(m, qp, false);
+	}
+}
+
 /* ---- one pass --------------------------------------------------------------------- */
 
 unsigned int

@@ -294,6 +294,8 @@ void mm_port_release(struct mm_port *p);
 int mm_engine_start(struct mana_model *m);
 void mm_engine_stop(struct mana_model *m);
 unsigned int mm_engine_pass(struct mana_model *m);
+/* Process the doorbells still pending for a QP's queues; before it unbinds. */
+void mm_db_drain_qp(struct mana_model *m, struct mm_qp *qp);
 /* Record a new SQ/RQ doorbell tail; false (queue stopped) on a violation. */
 bool mm_ring_doorbell(struct mana_model *m, struct mm_ring *r, unsigned int port, uint32_t tail,
 		      const char *what, uint32_t id);

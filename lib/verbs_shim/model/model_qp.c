@@ -383,6 +383,7 @@ mm_qp_unbind(struct mana_model *m, struct mm_qp *qp)
 {
 	struct mm_port *p = &m->port[qp->port];
 
+	mm_db_drain_qp(m, qp);
 	if (qp->rss) {
 		struct mm_ind *t = qp->ind;
 		struct mm_qp *it;

@@ -31,6 +31,7 @@
 #endif
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -49,10 +50,16 @@
 
 static const uint8_t gen_src_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
 
-/* ramp[i] = i mod 256: the payload pattern is a window of it. */
+/*
+ * ramp[i] = i mod 256: the payload pattern is a window of it. Filled when
+ * the first gen wire opens, not by a constructor: a library constructor
+ * (lib/ibverbs_model) may create a model, and open its wires, before the
+ * constructors of later objects ran.
+ */
 static uint8_t ramp[RAMP_LEN];
+static pthread_once_t ramp_once = PTHREAD_ONCE_INIT;
 
-__attribute__((constructor)) static void
+static void
 ramp_init(void)
 {
 	uint32_t i;
@@ -316,6 +323,7 @@ mm_wire_gen_open(struct mm_wire *w)
 	if (c->frame_len < mm_gen_min_len(c->proto, c->ipv6) ||
 	    c->frame_len > MANA_MODEL_MAX_FRAME)
 		return -EINVAL;
+	pthread_once(&ramp_once, ramp_init);
 	g = calloc(1, sizeof(*g));
 	if (g == NULL)
 		return -ENOMEM;
