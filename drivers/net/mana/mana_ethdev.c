@@ -1,0 +1,749 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Ethdev ports: creation per vPort, the const eth_dev_ops, configure,
+ * start/stop/close, device info, link, MTU, events and interrupts.
+ *
+ * One ibv_context per ethdev port (as upstream), a plain PD for MRs and a
+ * parent domain with pd_context = IB port for every queue object. Queue
+ * buffers come from the allocator set with manadv_set_context_attr before
+ * each CQ/WQ/QP creation: rte_zmalloc_socket, page aligned, on the queue's
+ * socket. Start order (contract section 10): TX CQ+QP per queue, then per RX
+ * queue CQ and WQ, the indirection table, the RSS QP, manadv_init_obj, post
+ * RX WQEs, one doorbell per queue. Stop is the reverse and returns every
+ * mbuf; the port can be started again.
+ *
+ * Only primary processes are supported: a secondary probe fails with
+ * -ENOTSUP (the datapath needs per-process doorbell mappings).
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_malloc.h>
+
+#include "mana_ethdev.h"
+#include "mana_logs.h"
+
+RTE_LOG_REGISTER_SUFFIX(mana_logtype_init, init, NOTICE);
+RTE_LOG_REGISTER_SUFFIX(mana_logtype_driver, driver, NOTICE);
+RTE_LOG_REGISTER_SUFFIX(mana_logtype_rx, rx, NOTICE);
+RTE_LOG_REGISTER_SUFFIX(mana_logtype_tx, tx, NOTICE);
+
+/* Shim and model messages (syslog levels) go to pmd.net.mana.driver. */
+static void
+mana_shim_log(int level, const char *msg, void *arg)
+{
+	uint32_t lvl = level <= MANA_VS_LOG_ERR ? RTE_LOG_ERR : (uint32_t)level + 1;
+
+	RTE_SET_USED(arg);
+	if (lvl > RTE_LOG_DEBUG)
+		lvl = RTE_LOG_DEBUG;
+	rte_log(lvl, mana_logtype_driver, "mana_vs: %s\n", msg);
+}
+
+RTE_INIT_PRIO(mana_shim_logger_init, CLASS)
+{
+	mana_vs_set_logger(mana_shim_log, NULL);
+}
+
+/* ---- queue buffer allocator (manadv BUF_ALLOCATORS) ----------------- */
+
+static void *
+mana_buf_alloc(size_t size, void *data)
+{
+	return rte_zmalloc_socket("mana_ring", size, (size_t)sysconf(_SC_PAGESIZE),
+				  (int)(intptr_t)data);
+}
+
+static void
+mana_buf_free(void *ptr, void *data)
+{
+	RTE_SET_USED(data);
+	rte_free(ptr);
+}
+
+/* Set before every CQ/WQ/QP creation so the ring lands on `socket`. */
+int
+mana_set_buf_allocator(struct mana_priv *priv, int socket)
+{
+	struct manadv_ctx_allocators alloc = {
+		.alloc = mana_buf_alloc,
+		.free = mana_buf_free,
+		.data = (void *)(intptr_t)socket,
+	};
+	int ret = mana_vs_set_context_attr(priv->ctx, MANADV_CTX_ATTR_BUF_ALLOCATORS, &alloc);
+
+	if (ret != 0)
+		PMD_DRV_LOG(ERR, "port %u: manadv_set_context_attr: %s", priv->port_id,
+			    strerror(ret));
+	return ret;
+}
+
+/* ---- configure, info ------------------------------------------------ */
+
+static int
+mana_dev_configure(struct rte_eth_dev *dev)
+{
+	struct rte_eth_conf *conf = &dev->data->dev_conf;
+	struct mana_priv *priv = mana_priv(dev);
+
+	if (conf->rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG)
+		conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_RSS_HASH;
+	if (dev->data->nb_rx_queues == 0 || dev->data->nb_tx_queues == 0) {
+		PMD_DRV_LOG(ERR, "port %u: needs at least one RX and one TX queue", priv->port_id);
+		return -EINVAL;
+	}
+	return mana_rss_configure(dev);
+}
+
+static int
+mana_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	uint16_t nq = RTE_MIN(priv->max_queues, MANA_MAX_RXQ);
+
+	info->max_rx_queues = nq;
+	info->max_tx_queues = RTE_MIN(priv->max_queues, MANA_MAX_TXQ);
+	info->max_mac_addrs = 1;
+	info->min_mtu = MANA_MIN_MTU;
+	info->max_mtu = priv->max_mtu;
+	info->min_rx_bufsize = RTE_ETHER_MIN_MTU + MANA_L2_OVERHEAD;
+	info->max_rx_pktlen = priv->max_mtu + MANA_L2_OVERHEAD;
+	info->rx_offload_capa = MANA_RX_OFFLOADS;
+	info->tx_offload_capa = MANA_TX_OFFLOADS;
+	info->flow_type_rss_offloads = MANA_RSS_HF;
+	info->hash_key_size = MANA_RSS_KEY_LEN;
+	info->reta_size = MANA_RETA_SIZE;
+	info->speed_capa = RTE_ETH_LINK_SPEED_100G;
+	/* Power-of-two counts are checked at queue setup; nb_align admits 64, 128, 192, 256. */
+	info->rx_desc_lim.nb_max = priv->max_desc;
+	info->rx_desc_lim.nb_min = MANA_MIN_DESC;
+	info->rx_desc_lim.nb_align = MANA_MIN_DESC;
+	info->rx_desc_lim.nb_seg_max = 1;
+	info->rx_desc_lim.nb_mtu_seg_max = 1;
+	info->tx_desc_lim.nb_max = priv->max_desc;
+	info->tx_desc_lim.nb_min = MANA_MIN_DESC;
+	info->tx_desc_lim.nb_align = MANA_MIN_DESC;
+	info->tx_desc_lim.nb_seg_max = priv->max_tx_sge;
+	info->tx_desc_lim.nb_mtu_seg_max = priv->max_tx_sge;
+	info->default_rxportconf.ring_size = priv->max_desc;
+	info->default_txportconf.ring_size = priv->max_desc;
+	info->default_rxportconf.nb_queues = 1;
+	info->default_txportconf.nb_queues = 1;
+	info->default_rxportconf.burst_size = 32;
+	info->default_txportconf.burst_size = 32;
+	info->default_rxconf.rx_drop_en = 1;
+	return 0;
+}
+
+/* ---- start / stop ---------------------------------------------------- */
+
+static void
+mana_rx_intr_vec_disable(struct rte_eth_dev *dev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+
+	if (priv->rxq_intr == NULL)
+		return;
+	rte_intr_vec_list_free(priv->rxq_intr);
+	rte_intr_efd_disable(priv->rxq_intr);
+	rte_intr_nb_efd_set(priv->rxq_intr, 0);
+	rte_intr_max_intr_set(priv->rxq_intr, 0);
+}
+
+/* RX interrupt vectors: one event fd per queue, the queue's completion channel. */
+static int
+mana_rx_intr_vec_enable(struct rte_eth_dev *dev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	uint16_t i, n = dev->data->nb_rx_queues;
+	struct mana_rxq *rxq;
+
+	if (rte_intr_vec_list_alloc(priv->rxq_intr, "mana_intr_vec", n) != 0)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		rxq = dev->data->rx_queues[i];
+		if (rte_intr_vec_list_index_set(priv->rxq_intr, i,
+						RTE_INTR_VEC_RXTX_OFFSET + i) != 0 ||
+		    rte_intr_efds_index_set(priv->rxq_intr, i, rxq->channel->fd) != 0)
+			return -EINVAL;
+	}
+	rte_intr_nb_efd_set(priv->rxq_intr, n);
+	rte_intr_max_intr_set(priv->rxq_intr, n + 1);
+	return 0;
+}
+
+static void
+mana_queues_destroy(struct rte_eth_dev *dev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	uint16_t i;
+
+	mana_rss_destroy(priv);
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		if (dev->data->rx_queues[i] != NULL)
+			mana_rxq_stop(dev->data->rx_queues[i]);
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		if (dev->data->tx_queues[i] != NULL)
+			mana_txq_stop(dev->data->tx_queues[i]);
+}
+
+static int
+mana_queues_check(struct rte_eth_dev *dev)
+{
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		if (dev->data->rx_queues[i] == NULL)
+			return -EINVAL;
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		if (dev->data->tx_queues[i] == NULL)
+			return -EINVAL;
+	return 0;
+}
+
+static int
+mana_dev_start(struct rte_eth_dev *dev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	bool intr = dev->data->dev_conf.intr_conf.rxq != 0;
+	uint16_t i;
+	int ret;
+
+	if (priv->removed)
+		return -EIO;
+	ret = mana_queues_check(dev);
+	if (ret != 0) {
+		PMD_DRV_LOG(ERR, "port %u: every configured queue must be set up", priv->port_id);
+		return ret;
+	}
+	mana_mr_register_all(priv);
+	/* TX first: the RSS QP may need a vPort configured by a RAW QP (contract 10). */
+	for (i = 0; i < dev->data->nb_tx_queues && ret == 0; i++)
+		ret = mana_txq_start(priv, dev->data->tx_queues[i]);
+	for (i = 0; i < dev->data->nb_rx_queues && ret == 0; i++)
+		ret = mana_rxq_create_objs(priv, dev->data->rx_queues[i], intr);
+	if (ret == 0)
+		ret = mana_rss_create(priv);
+	for (i = 0; i < dev->data->nb_rx_queues && ret == 0; i++)
+		ret = mana_rxq_start(dev->data->rx_queues[i]);
+	if (ret == 0 && intr)
+		ret = mana_rx_intr_vec_enable(dev);
+	if (ret != 0) {
+		mana_rx_intr_vec_disable(dev);
+		mana_queues_destroy(dev);
+		return ret;
+	}
+	rte_wmb();
+	dev->rx_pkt_burst = mana_rx_burst;
+	dev->tx_pkt_burst = mana_tx_burst;
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	priv->started = true;
+	dev->dev_ops->link_update(dev, 0);
+	return 0;
+}
+
+static int
+mana_dev_stop(struct rte_eth_dev *dev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	struct rte_eth_link link = { 0 };
+	uint16_t i;
+
+	dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
+	dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+	rte_wmb();
+	mana_rx_intr_vec_disable(dev);
+	mana_queues_destroy(dev);
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	priv->started = false;
+	rte_eth_linkstatus_set(dev, &link);
+	return 0;
+}
+
+/* ---- link, events ---------------------------------------------------- */
+
+static int
+mana_link_update(struct rte_eth_dev *dev, int wait)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	struct rte_eth_link link = {
+		.link_speed = RTE_ETH_SPEED_NUM_100G,
+		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
+		.link_autoneg = RTE_ETH_LINK_FIXED,
+	};
+	struct ibv_port_attr attr;
+
+	RTE_SET_USED(wait);
+	memset(&attr, 0, sizeof(attr));
+	if (priv->removed || !priv->started) {
+		link.link_status = RTE_ETH_LINK_DOWN;
+	} else if (mana_vs_query_port(priv->ctx, priv->ib_port, &attr) != 0) {
+		link.link_status = RTE_ETH_LINK_DOWN;
+	} else {
+		/* Kernels before ~6.8 leave the attributes zero (IBV_PORT_NOP): report up. */
+		link.link_status = attr.state == IBV_PORT_ACTIVE || attr.state == IBV_PORT_NOP;
+	}
+	if (link.link_status == RTE_ETH_LINK_DOWN)
+		link.link_speed = RTE_ETH_SPEED_NUM_NONE;
+	return rte_eth_linkstatus_set(dev, &link);
+}
+
+/* async_fd handler (EAL interrupt thread): link changes and device removal. */
+static void
+mana_async_intr_handler(void *arg)
+{
+	struct rte_eth_dev *dev = arg;
+	struct mana_priv *priv = mana_priv(dev);
+	struct ibv_async_event ev;
+
+	while (mana_vs_get_async_event(priv->ctx, &ev) == 0) {
+		switch (ev.event_type) {
+		case IBV_EVENT_PORT_ACTIVE:
+		case IBV_EVENT_PORT_ERR:
+			if (ev.element.port_num != priv->ib_port)
+				break;
+			if (mana_link_update(dev, 0) == 0)
+				rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
+			break;
+		case IBV_EVENT_DEVICE_FATAL:
+			PMD_DRV_LOG(ERR, "port %u: device fatal error: device removed",
+				    priv->port_id);
+			priv->removed = true;
+			mana_link_update(dev, 0);
+			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV, NULL);
+			break;
+		default:
+			PMD_DRV_LOG(DEBUG, "port %u: async event %d ignored", priv->port_id,
+				    ev.event_type);
+			break;
+		}
+		mana_vs_ack_async_event(&ev);
+	}
+}
+
+static int
+mana_intr_setup(struct rte_eth_dev *dev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	int flags = fcntl(priv->ctx->async_fd, F_GETFL);
+
+	if (flags < 0 || fcntl(priv->ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return -errno;
+	priv->async_intr = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	priv->rxq_intr = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	if (priv->async_intr == NULL || priv->rxq_intr == NULL)
+		return -ENOMEM;
+	if (rte_intr_type_set(priv->async_intr, RTE_INTR_HANDLE_EXT) != 0 ||
+	    rte_intr_fd_set(priv->async_intr, priv->ctx->async_fd) != 0 ||
+	    rte_intr_type_set(priv->rxq_intr, RTE_INTR_HANDLE_EXT) != 0)
+		return -EINVAL;
+	dev->intr_handle = priv->rxq_intr;
+	return rte_intr_callback_register(priv->async_intr, mana_async_intr_handler, dev);
+}
+
+static void
+mana_intr_teardown(struct rte_eth_dev *dev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	int ret;
+
+	if (priv->async_intr != NULL) {
+		do {
+			ret = rte_intr_callback_unregister(priv->async_intr,
+							   mana_async_intr_handler, dev);
+		} while (ret == -EAGAIN);
+		rte_intr_instance_free(priv->async_intr);
+		priv->async_intr = NULL;
+	}
+	rte_intr_instance_free(priv->rxq_intr);
+	priv->rxq_intr = NULL;
+	dev->intr_handle = NULL;
+}
+
+/* ---- MTU, burst modes, unsupported features -------------------------- */
+
+static int
+mana_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	struct mana_rxq *rxq;
+	uint16_t i;
+	int ret;
+
+	if (mtu > priv->max_mtu) {
+		PMD_DRV_LOG(ERR, "port %u: MTU %u above the device limit %u", priv->port_id, mtu,
+			    priv->max_mtu);
+		return -EINVAL;
+	}
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		rxq = dev->data->rx_queues[i];
+		if (rxq != NULL && rxq->buf_size < (uint32_t)mtu + MANA_L2_OVERHEAD) {
+			PMD_DRV_LOG(ERR,
+				    "port %u: MTU %u needs %u-byte RX buffers; queue %u has %u",
+				    priv->port_id, mtu, mtu + MANA_L2_OVERHEAD, i, rxq->buf_size);
+			return -EINVAL;
+		}
+	}
+	ret = mana_vs_set_port_mtu(priv->ctx, priv->ib_port, mtu);
+	if (ret != 0) {
+		PMD_DRV_LOG(ERR, "port %u: setting MTU %u: %s", priv->port_id, mtu, strerror(ret));
+		return -ret;
+	}
+	return 0;
+}
+
+static int
+mana_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_burst_mode *mode)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(qid);
+	snprintf(mode->info, sizeof(mode->info), "Scalar, coalesced CQEs, bulk refill");
+	return 0;
+}
+
+static int
+mana_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_burst_mode *mode)
+{
+	struct mana_priv *priv = mana_priv(dev);
+
+	RTE_SET_USED(qid);
+	snprintf(mode->info, sizeof(mode->info), "Scalar, CQE suppression %s",
+		 priv->tx_cqe_suppress ? "on" : "off");
+	return 0;
+}
+
+/* ---- close ------------------------------------------------------------ */
+
+void
+mana_shared_put(struct mana_shared *sh)
+{
+	int ret;
+
+	if (sh == NULL || --sh->refcnt > 0)
+		return;
+	if (sh->own_model != NULL) {
+		ret = mana_vs_model_destroy(sh->own_model);
+		if (ret != 0)
+			PMD_INIT_LOG(ERR, "destroying the software device: %s", strerror(abs(ret)));
+	}
+	rte_free(sh);
+}
+
+static void
+mana_port_release(struct mana_priv *priv)
+{
+	int ret;
+
+	if (priv->parent_pd != NULL)
+		mana_vs_dealloc_pd(priv->parent_pd);
+	priv->parent_pd = NULL;
+	if (priv->pd != NULL) {
+		ret = mana_vs_dealloc_pd(priv->pd);
+		if (ret != 0)
+			PMD_INIT_LOG(ERR, "port %u: dealloc PD: %s", priv->port_id, strerror(ret));
+	}
+	priv->pd = NULL;
+	if (priv->ctx != NULL) {
+		ret = mana_vs_close_device(priv->ctx);
+		if (ret != 0)
+			PMD_INIT_LOG(ERR, "port %u: close device: %s", priv->port_id,
+				     strerror(ret));
+	}
+	priv->ctx = NULL;
+	mana_shared_put(priv->shared);
+	priv->shared = NULL;
+}
+
+static int
+mana_dev_close(struct rte_eth_dev *dev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	uint16_t i;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	if (priv->started)
+		mana_dev_stop(dev);
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		mana_rx_queue_release(dev, i);
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		mana_tx_queue_release(dev, i);
+	mana_intr_teardown(dev);
+	mana_mr_events_unregister(priv);
+	mana_mr_release_all(priv);
+	mana_port_release(priv);
+	return 0;
+}
+
+const struct eth_dev_ops mana_dev_ops = {
+	.dev_configure = mana_dev_configure,
+	.dev_start = mana_dev_start,
+	.dev_stop = mana_dev_stop,
+	.dev_close = mana_dev_close,
+	.dev_infos_get = mana_dev_infos_get,
+	.dev_supported_ptypes_get = mana_supported_ptypes,
+	.link_update = mana_link_update,
+	.mtu_set = mana_mtu_set,
+	.stats_get = mana_stats_get,
+	.stats_reset = mana_stats_reset,
+	.xstats_get = mana_xstats_get,
+	.xstats_get_names = mana_xstats_get_names,
+	.xstats_reset = mana_stats_reset,
+	.rx_queue_setup = mana_rx_queue_setup,
+	.rx_queue_release = mana_rx_queue_release,
+	.tx_queue_setup = mana_tx_queue_setup,
+	.tx_queue_release = mana_tx_queue_release,
+	.rx_queue_intr_enable = mana_rx_intr_enable,
+	.rx_queue_intr_disable = mana_rx_intr_disable,
+	.rxq_info_get = mana_rxq_info_get,
+	.txq_info_get = mana_txq_info_get,
+	.rx_burst_mode_get = mana_rx_burst_mode_get,
+	.tx_burst_mode_get = mana_tx_burst_mode_get,
+	.tx_done_cleanup = mana_tx_done_cleanup,
+	.rss_hash_update = mana_rss_hash_update,
+	.rss_hash_conf_get = mana_rss_hash_conf_get,
+	.reta_update = mana_reta_update,
+	.reta_query = mana_reta_query,
+	/* No promiscuous/allmulticast/MAC filter ops: the device has none (-ENOTSUP). */
+};
+
+/* ---- probe ------------------------------------------------------------ */
+
+static int
+mana_port_limits(struct mana_priv *priv)
+{
+	struct ibv_device_attr_ex attr;
+	uint32_t desc;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	ret = mana_vs_query_device_ex(priv->ctx, NULL, &attr);
+	if (ret != 0) {
+		PMD_INIT_LOG(ERR, "query_device: %s", strerror(ret));
+		return -ret;
+	}
+	/* rdma-core 44 refuses more than 256 entries whatever the kernel says (contract 12 #7). */
+	desc = RTE_MIN((uint32_t)attr.orig_attr.max_qp_wr, (uint32_t)attr.orig_attr.max_cqe);
+	desc = RTE_MIN(desc, (uint32_t)MANA_MAX_DESC);
+	if (desc < MANA_MIN_DESC) {
+		PMD_INIT_LOG(ERR, "device allows %u queue entries; the driver needs %u", desc,
+			     MANA_MIN_DESC);
+		return -ENOTSUP;
+	}
+	priv->max_desc = rte_align32prevpow2(desc);
+	priv->max_tx_sge = GDMA_MAX_TX_SGE;
+	priv->max_queues = RTE_MIN((uint32_t)attr.orig_attr.max_qp, (uint32_t)MANA_MAX_RXQ);
+	priv->max_mtu = MANA_MAX_MTU;
+	return priv->max_queues == 0 ? -ENOTSUP : 0;
+}
+
+static int
+mana_port_open(struct mana_priv *priv, struct ibv_device *ibdev)
+{
+	struct ibv_parent_domain_init_attr pattr = {
+		.comp_mask = IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT,
+		.pd_context = (void *)(uintptr_t)priv->ib_port,
+	};
+	int ret;
+
+	priv->ctx = mana_vs_open_device(ibdev);
+	if (priv->ctx == NULL) {
+		PMD_INIT_LOG(ERR, "open %s: %s", mana_vs_device_name(ibdev), strerror(errno));
+		return -errno;
+	}
+	ret = mana_port_limits(priv);
+	if (ret != 0)
+		return ret;
+	priv->pd = mana_vs_alloc_pd(priv->ctx);
+	if (priv->pd == NULL) {
+		PMD_INIT_LOG(ERR, "alloc PD: %s", strerror(errno));
+		return -errno;
+	}
+	pattr.pd = priv->pd;
+	priv->parent_pd = mana_vs_alloc_parent_domain(priv->ctx, &pattr);
+	if (priv->parent_pd == NULL) {
+		PMD_INIT_LOG(ERR, "alloc parent domain: %s", strerror(errno));
+		return -errno;
+	}
+	priv->model = mana_vs_model_of(priv->ctx);
+	return 0;
+}
+
+/* Create the ethdev "<device>_port<ib_port>" for one vPort. */
+int
+mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_port,
+		const struct rte_ether_addr *mac, const struct mana_devargs *da,
+		struct mana_shared *shared, int socket)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	struct rte_eth_dev *dev;
+	struct mana_priv *priv;
+	int ret;
+
+	snprintf(name, sizeof(name), "%s_port%u", rdev->name, ib_port);
+	dev = rte_eth_dev_allocate(name);
+	if (dev == NULL) {
+		PMD_INIT_LOG(ERR, "cannot allocate ethdev %s", name);
+		return -ENOMEM;
+	}
+	priv = rte_zmalloc_socket("mana_priv", sizeof(*priv), RTE_CACHE_LINE_SIZE, socket);
+	dev->data->mac_addrs = rte_zmalloc_socket("mana_mac", sizeof(*mac), 0, socket);
+	if (priv == NULL || dev->data->mac_addrs == NULL) {
+		rte_free(priv);
+		rte_eth_dev_release_port(dev);
+		return -ENOMEM;
+	}
+	dev->data->dev_private = priv;
+	dev->device = rdev;
+	dev->dev_ops = &mana_dev_ops;
+	priv->dev_data = dev->data;
+	priv->port_id = dev->data->port_id;
+	priv->ib_port = ib_port;
+	priv->socket = socket;
+	priv->mac = *mac;
+	priv->tx_cqe_suppress = da->tx_cqe_suppress;
+	priv->shared = shared;
+	shared->refcnt++;
+	rte_ether_addr_copy(mac, dev->data->mac_addrs);
+	mana_mr_table_init(&priv->mr);
+	mana_rss_init(priv);
+	ret = mana_port_open(priv, ibdev);
+	if (ret == 0)
+		ret = mana_intr_setup(dev);
+	if (ret == 0)
+		ret = mana_mr_events_register(priv);
+	if (ret != 0) {
+		mana_dev_close(dev);
+		rte_eth_dev_release_port(dev);
+		return ret;
+	}
+	dev->data->numa_node = socket;
+	dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV;
+	dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
+	dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+	dev->tx_pkt_prepare = mana_tx_prepare;
+	dev->rx_queue_count = mana_rx_queue_count;
+	dev->rx_descriptor_status = mana_rx_descriptor_status;
+	dev->tx_descriptor_status = mana_tx_descriptor_status;
+	rte_eth_dev_probing_finish(dev);
+	PMD_INIT_LOG(INFO, "%s: %s port %u, MAC " RTE_ETHER_ADDR_PRT_FMT ", socket %d", name,
+		     mana_vs_device_name(ibdev), ib_port, RTE_ETHER_ADDR_BYTES(mac), socket);
+	return 0;
+}
+
+/* Close every ethdev created for rdev (vdev or PCI): none is left behind. */
+int
+mana_dev_remove_all(struct rte_device *rdev)
+{
+	uint16_t port_id;
+	int ret = 0;
+
+	RTE_ETH_FOREACH_DEV_OF(port_id, rdev) {
+		if (rte_eth_dev_close(port_id) != 0)
+			ret = -EIO;
+	}
+	return ret;
+}
+
+static bool
+mana_mac_selected(const struct mana_devargs *da, const struct rte_ether_addr *mac)
+{
+	unsigned int i;
+
+	if (da->nmac == 0)
+		return true;
+	for (i = 0; i < da->nmac; i++)
+		if (rte_is_same_ether_addr(&da->mac[i], mac))
+			return true;
+	return false;
+}
+
+/* Port count of ibdev, after the device-type check of contract 7.3. */
+static int
+mana_device_ports(struct ibv_device *ibdev, struct ibv_context **ctx_out)
+{
+	struct ibv_device_attr_ex attr;
+	struct ibv_context *ctx;
+	int ret;
+
+	ctx = mana_vs_open_device(ibdev);
+	if (ctx == NULL) {
+		PMD_INIT_LOG(ERR, "open %s: %s", mana_vs_device_name(ibdev), strerror(errno));
+		return -errno;
+	}
+	memset(&attr, 0, sizeof(attr));
+	ret = mana_vs_query_device_ex(ctx, NULL, &attr);
+	if (ret != 0) {
+		PMD_INIT_LOG(ERR, "query %s: %s", mana_vs_device_name(ibdev), strerror(ret));
+		mana_vs_close_device(ctx);
+		return -ret;
+	}
+	if (attr.orig_attr.vendor_part_id != 0 &&
+	    (attr.orig_attr.vendor_part_id != 2 || attr.raw_packet_caps == 0)) {
+		PMD_INIT_LOG(INFO, "%s is not a MANA Ethernet device (part %u), skipped",
+			     mana_vs_device_name(ibdev), attr.orig_attr.vendor_part_id);
+		mana_vs_close_device(ctx);
+		return 0;
+	}
+	*ctx_out = ctx;
+	return attr.orig_attr.phys_port_cnt;
+}
+
+/*
+ * One ethdev per vPort of ibdev whose MAC is selected by mac= (all without
+ * mac=). MACs come from sysfs (<ibdev_path>/device/net/<if>/address of the
+ * netdev whose dev_port is port - 1) or, on a software device reached
+ * without a PCI function, from the model.
+ */
+int
+mana_probe_ports(struct rte_device *rdev, struct ibv_device *ibdev,
+		 const struct mana_devargs *da, struct mana_shared *shared, int socket,
+		 bool sysfs_macs)
+{
+	struct ibv_context *ctx = NULL;
+	struct rte_ether_addr mac;
+	struct mana_model *m;
+	int nports, p, ret, created = 0;
+
+	nports = mana_device_ports(ibdev, &ctx);
+	if (nports <= 0)
+		return nports < 0 ? nports : -ENODEV;
+	m = mana_vs_model_of(ctx);
+	mana_vs_close_device(ctx);
+	for (p = 1; p <= nports && p <= MANA_MAX_PORTS; p++) {
+		if (!sysfs_macs && m != NULL)
+			ret = mana_model_get_mac(m, p - 1, mac.addr_bytes);
+		else
+			ret = mana_sysfs_port_mac(ibdev, p, &mac);
+		if (ret != 0) {
+			PMD_INIT_LOG(ERR, "%s port %d: no MAC address found", rdev->name, p);
+			return ret;
+		}
+		if (!mana_mac_selected(da, &mac))
+			continue;
+		ret = mana_port_probe(rdev, ibdev, p, &mac, da, shared, socket);
+		if (ret != 0)
+			return ret;
+		created++;
+	}
+	if (created == 0) {
+		PMD_INIT_LOG(ERR, "%s: none of the %d vPorts of %s has a MAC given by mac=",
+			     rdev->name, nports, mana_vs_device_name(ibdev));
+		return -ENODEV;
+	}
+	return 0;
+}

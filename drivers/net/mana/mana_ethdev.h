@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+#ifndef MANA_ETHDEV_H
+#define MANA_ETHDEV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_ethdev.h>
+#include <rte_interrupts.h>
+#include <rte_spinlock.h>
+#include <ethdev_driver.h>
+
+#include "mana_vs.h"
+#include "mana_gdma.h"
+
+/* Limits (device-contract.md rule 5, section 6). */
+#define MANA_MIN_DESC		64
+#define MANA_MAX_DESC		GDMA_MAX_QUEUE_ENTRIES	/* rdma-core 44 */
+#define MANA_MAX_RXQ		64	/* RSS table entries */
+#define MANA_MAX_TXQ		64
+#define MANA_RETA_SIZE		64
+#define MANA_RSS_KEY_LEN	40
+#define MANA_MAX_MTU		9000
+#define MANA_MIN_MTU		RTE_ETHER_MIN_MTU
+/* L2 overhead counted against the RX buffer: Ethernet header + one VLAN tag. */
+#define MANA_L2_OVERHEAD	(RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
+#define MANA_MAX_PORTS		8
+#define MANA_MAX_MAC_ARGS	8
+#define MANA_IBDEV_NAME_LEN	64
+
+#define MANA_RSS_HF	(RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
+			 RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_IPV6 | \
+			 RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP)
+
+#define MANA_TX_OFFLOADS (RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | \
+			  RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM | \
+			  RTE_ETH_TX_OFFLOAD_VLAN_INSERT | RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
+#define MANA_RX_OFFLOADS (RTE_ETH_RX_OFFLOAD_CHECKSUM | RTE_ETH_RX_OFFLOAD_RSS_HASH | \
+			  RTE_ETH_RX_OFFLOAD_VLAN_STRIP)
+#define MANA_TX_OL_FLAGS (RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6 | RTE_MBUF_F_TX_IP_CKSUM | \
+			  RTE_MBUF_F_TX_L4_MASK | RTE_MBUF_F_TX_VLAN)
+
+/* ---- devargs (mana_devargs.c) --------------------------------------- */
+
+/* Which keys a devargs string may use. */
+enum mana_devargs_scope {
+	MANA_DEVARGS_VDEV,	/* --vdev net_mana...: every key */
+	MANA_DEVARGS_PCI,	/* -a <BDF>,...: port selection and driver tuning */
+	MANA_DEVARGS_MODEL_ENV,	/* MANA_MODEL_PCI=<BDF>,...: the model's own keys */
+};
+
+struct mana_devargs {
+	char ibdev[MANA_IBDEV_NAME_LEN];	/* "" : software model */
+	char model[MANA_MODEL_NAME_LEN];	/* "" : named after the vdev */
+	unsigned int nports;			/* 0: not given */
+	unsigned int nmac;
+	struct rte_ether_addr mac[MANA_MAX_MAC_ARGS];
+	unsigned int nwire;
+	struct mana_model_wire_cfg wire[MANA_MODEL_MAX_PORTS];
+	int engine_cpu;				/* -1: not pinned */
+	bool engine_cpu_set;
+	int doorbell_shared;			/* -1 unset, 0 object, 1 shared */
+	int rx_coalesce;			/* -1 unset */
+	bool tx_cqe_suppress;			/* default true */
+	bool model_keys;			/* any model-only key was given */
+};
+
+int mana_devargs_parse(const char *args, enum mana_devargs_scope scope,
+		       struct mana_devargs *da);
+/* Fill a model config from devargs (vPort count, MACs, wires, engine). */
+int mana_devargs_model_config(const struct mana_devargs *da, const char *name, int numa_node,
+			      struct mana_model_config *cfg);
+
+/* ---- memory registration (mana_mr.c) -------------------------------- */
+
+#define MANA_MR_TABLE_MAX	512
+#define MANA_MR_CACHE_SIZE	8
+
+struct mana_mr_entry {
+	uintptr_t start;
+	uintptr_t end;		/* exclusive */
+	uint32_t lkey;
+};
+
+/*
+ * Per-port table of registered regions, sorted by start. Writers hold the
+ * lock; datapath readers take no lock: they follow the sequence counter
+ * (odd while an update is in progress) and retry. `gen` changes when a
+ * region is removed, which makes every per-queue cache flush itself.
+ */
+struct mana_mr_table {
+	rte_spinlock_t lock;
+	uint32_t seq;
+	uint32_t gen;
+	uint32_t n;
+	struct mana_mr_entry e[MANA_MR_TABLE_MAX];
+	struct ibv_mr *mr[MANA_MR_TABLE_MAX];			/* parallel to e[] */
+	const struct rte_mempool *mp[MANA_MR_TABLE_MAX];	/* owner, parallel to e[] */
+};
+
+/* Per-queue cache in front of the table: last hit first, then a few more. */
+struct mana_mr_cache {
+	uint32_t gen;
+	uint32_t last;
+	uint32_t victim;
+	struct mana_mr_entry e[MANA_MR_CACHE_SIZE];
+};
+
+/* ---- queues --------------------------------------------------------- */
+
+struct mana_rxq_stats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t errors;
+	uint64_t nombuf;
+	uint64_t truncated;
+	uint64_t coalesced_cqes;
+	uint64_t unknown_cqes;
+	uint64_t cq_overflow;
+	uint64_t mr_fail;
+};
+
+struct mana_txq_stats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t errors;
+	uint64_t err_type[10];		/* by CQE type 33..41 at [type - 32] */
+	uint64_t mr_fail;
+	uint64_t too_many_segs;
+	uint64_t cq_overflow;
+	uint64_t bad_cqe;		/* CQE not matching any outstanding WQE */
+};
+
+/* Coalesced RX CQE being consumed, kept across bursts (contract 4.5). */
+struct mana_rx_pending {
+	uint32_t dw1;
+	uint16_t n;
+	uint16_t i;
+	uint32_t len[MANA_RXCQE_PPI_MAX];
+	uint32_t hash[MANA_RXCQE_PPI_MAX];
+};
+
+struct mana_priv;
+
+struct mana_rxq {
+	/* Datapath, read every burst. */
+	struct gdma_cqe *cq_ring;
+	uint32_t cq_count;
+	uint32_t cq_head;		/* consumer index C, starts at cq_count */
+	uint8_t *rq_buf;
+	uint32_t rq_mask;		/* RQ bytes - 1 */
+	uint32_t rq_head;		/* producer, BUs */
+	uint32_t rq_id;
+	uint8_t *db_page;		/* this RWQ's own page (contract rule 2) */
+	struct rte_mbuf **sw_ring;
+	uint32_t sw_head;		/* posted WQEs, free-running */
+	uint32_t sw_tail;		/* completed WQEs, free-running */
+	uint16_t nb_desc;
+	uint16_t desc_mask;
+	uint16_t port_id;
+	uint16_t queue_id;
+	uint32_t buf_size;		/* bytes the device may write per mbuf */
+	struct rte_mempool *mp;
+	struct mana_priv *priv;
+	struct mana_rx_pending pend;
+	struct mana_mr_cache mr_cache;
+	struct mana_rxq_stats stats;
+	/* Control path. */
+	int socket;
+	bool intr_armed;
+	struct ibv_cq *cq;
+	struct ibv_wq *wq;
+	struct ibv_comp_channel *channel;
+	uint32_t cq_id;
+};
+
+struct mana_tx_desc {
+	struct rte_mbuf *mbuf;
+	uint32_t wqe_head;		/* BU index of the WQE */
+	uint16_t wqe_bu;		/* WQE size in BUs */
+	uint16_t signalled;		/* 1: CQE not suppressed (last WQE of a burst) */
+};
+
+struct mana_txq {
+	/* Datapath. */
+	uint8_t *sq_buf;
+	uint32_t sq_mask;		/* SQ bytes - 1 */
+	uint32_t sq_bu;			/* SQ size in BUs */
+	uint32_t sq_head;		/* producer, BUs */
+	uint32_t sq_tail;		/* consumer, BUs */
+	uint32_t sq_id;
+	uint8_t *db_page;
+	struct gdma_cqe *cq_ring;
+	uint32_t cq_count;
+	uint32_t cq_head;
+	uint32_t oob_dw0;		/* vcq_num template */
+	uint32_t oob_dw1;		/* vsq_frame + short vport offset template */
+	uint32_t oob_long_dw3;		/* long vport offset */
+	bool long_oob_only;		/* vport offset does not fit the short form */
+	bool suppress;			/* suppress the CQE of all but a burst's last WQE */
+	struct mana_tx_desc *desc;
+	uint32_t desc_head;
+	uint32_t desc_tail;
+	uint16_t nb_desc;
+	uint16_t desc_mask;
+	uint16_t max_sge;
+	uint16_t port_id;
+	uint16_t queue_id;
+	uint64_t offloads;
+	struct mana_priv *priv;
+	struct mana_mr_cache mr_cache;
+	struct mana_txq_stats stats;
+	/* Control path. */
+	int socket;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	uint32_t cq_id;
+};
+
+/* ---- device and port ------------------------------------------------ */
+
+/* State shared by every ethdev of one rte_device (model ownership). */
+struct mana_shared {
+	struct mana_model *own_model;	/* created by the probe; gone with the last port */
+	unsigned int refcnt;
+};
+
+struct mana_priv {
+	struct rte_eth_dev_data *dev_data;
+	uint16_t port_id;
+	uint8_t ib_port;		/* 1-based IB port = vPort + 1 */
+	int socket;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;		/* plain PD: MRs */
+	struct ibv_pd *parent_pd;	/* parent domain, pd_context = IB port: queues */
+	struct mana_model *model;	/* NULL on hardware */
+	struct mana_shared *shared;
+	struct rte_ether_addr mac;
+	/* Limits from query_device clamped to rdma-core 44. */
+	uint16_t max_desc;
+	uint16_t max_tx_sge;
+	uint16_t max_queues;
+	uint32_t max_mtu;
+	bool tx_cqe_suppress;
+	bool started;
+	/* RSS. */
+	uint8_t rss_key[MANA_RSS_KEY_LEN];
+	uint64_t rss_hf;
+	uint16_t reta_period;		/* number of distinct queues in the table (2^n) */
+	uint16_t reta[MANA_MAX_RXQ];	/* the period: reta[i] for entries i mod period */
+	bool reta_set;			/* application RETA; otherwise identity */
+	struct ibv_rwq_ind_table *ind_table;
+	struct ibv_qp *rss_qp;
+	/* Interrupts. */
+	struct rte_intr_handle *async_intr;	/* async_fd: link and removal */
+	struct rte_intr_handle *rxq_intr;	/* per-queue completion channels */
+	bool removed;
+	/* Memory registration. */
+	struct mana_mr_table mr;
+	bool mp_cb_registered;
+	/* Device counters at the last stats reset (model only). */
+	struct mana_model_port_stats model_base;
+};
+
+static inline struct mana_priv *
+mana_priv(struct rte_eth_dev *dev)
+{
+	return dev->data->dev_private;
+}
+
+/* mana_ethdev.c */
+int mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_port,
+		    const struct rte_ether_addr *mac, const struct mana_devargs *da,
+		    struct mana_shared *shared, int socket);
+int mana_probe_ports(struct rte_device *rdev, struct ibv_device *ibdev,
+		     const struct mana_devargs *da, struct mana_shared *shared, int socket,
+		     bool sysfs_macs);
+int mana_dev_remove_all(struct rte_device *rdev);
+void mana_shared_put(struct mana_shared *sh);
+
+/* mana_pci.c: sysfs of an rdma-core device (<ibdev_path>/device/...) */
+int mana_sysfs_port_mac(struct ibv_device *ibdev, uint8_t ib_port, struct rte_ether_addr *mac);
+int mana_sysfs_numa_node(struct ibv_device *ibdev);
+int mana_set_buf_allocator(struct mana_priv *priv, int socket);
+extern const struct eth_dev_ops mana_dev_ops;
+
+/* mana_stats.c */
+int mana_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats);
+int mana_stats_reset(struct rte_eth_dev *dev);
+int mana_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats, unsigned int n);
+int mana_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
+			  unsigned int size);
+
+/* mana_rx.c */
+int mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+			unsigned int socket, const struct rte_eth_rxconf *conf,
+			struct rte_mempool *mp);
+void mana_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
+int mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr);
+int mana_rxq_start(struct mana_rxq *rxq);
+void mana_rxq_stop(struct mana_rxq *rxq);
+uint16_t mana_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+int mana_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid);
+int mana_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid);
+int mana_rx_descriptor_status(void *rxq, uint16_t offset);
+uint32_t mana_rx_queue_count(void *rxq);
+void mana_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info *qinfo);
+const uint32_t *mana_supported_ptypes(struct rte_eth_dev *dev);
+
+/* mana_tx.c */
+int mana_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+			unsigned int socket, const struct rte_eth_txconf *conf);
+void mana_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
+int mana_txq_start(struct mana_priv *priv, struct mana_txq *txq);
+void mana_txq_stop(struct mana_txq *txq);
+uint16_t mana_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mana_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t n);
+int mana_tx_done_cleanup(void *txq, uint32_t free_cnt);
+int mana_tx_descriptor_status(void *txq, uint16_t offset);
+void mana_txq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_txq_info *qinfo);
+
+/* mana_rss.c */
+void mana_rss_init(struct mana_priv *priv);
+int mana_rss_configure(struct rte_eth_dev *dev);
+int mana_rss_create(struct mana_priv *priv);
+void mana_rss_destroy(struct mana_priv *priv);
+int mana_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf);
+int mana_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf);
+int mana_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
+		     uint16_t size);
+int mana_reta_query(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
+		    uint16_t size);
+
+/* mana_mr.c */
+void mana_mr_table_init(struct mana_mr_table *t);
+int mana_mr_register_mempool(struct mana_priv *priv, struct rte_mempool *mp);
+int mana_mr_register_all(struct mana_priv *priv);
+void mana_mr_release_all(struct mana_priv *priv);
+int mana_mr_events_register(struct mana_priv *priv);
+void mana_mr_events_unregister(struct mana_priv *priv);
+uint32_t mana_mr_lookup_slow(struct mana_priv *priv, struct mana_mr_cache *cache,
+			     const struct rte_mbuf *m, uintptr_t addr, uint32_t len);
+void mana_mr_cache_init(struct mana_mr_cache *c);
+
+/* Invalid lkey marker returned by lookups that failed. */
+#define MANA_MR_LKEY_INVALID	UINT32_MAX
+
+/*
+ * Datapath lkey lookup for [addr, addr + len) of mbuf m: the queue's cache
+ * first (no lock, no call); a miss goes to the out-of-line slow path.
+ */
+static inline uint32_t
+mana_mr_lookup(struct mana_priv *priv, struct mana_mr_cache *c, const struct rte_mbuf *m,
+	       uintptr_t addr, uint32_t len)
+{
+	const struct mana_mr_entry *e = &c->e[c->last];
+	unsigned int i;
+
+	if (likely(c->gen == __atomic_load_n(&priv->mr.gen, __ATOMIC_ACQUIRE))) {
+		if (likely(addr >= e->start && addr + len <= e->end))
+			return e->lkey;
+		for (i = 0; i < MANA_MR_CACHE_SIZE; i++) {
+			e = &c->e[i];
+			if (addr >= e->start && addr + len <= e->end) {
+				c->last = i;
+				return e->lkey;
+			}
+		}
+	}
+	return mana_mr_lookup_slow(priv, c, m, addr, len);
+}
+
+#endif /* MANA_ETHDEV_H */

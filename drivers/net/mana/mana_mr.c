@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Memory registration.
+ *
+ * Every mempool whose mbufs may reach the device is registered whole on the
+ * port's plain PD (IBV_ACCESS_LOCAL_WRITE): the RX pool at queue setup, every
+ * I/O mempool that exists at dev_start (TX buffers may come from any of
+ * them), and pools created later through the mempool READY event. A pool's
+ * chunks are page-rounded and merged, so a pool populated page by page still
+ * takes few entries. DESTROY events deregister the pool's regions.
+ *
+ * Lookups: each queue has a small cache (last hit, then 8 entries) that is
+ * valid while the table's `gen` is unchanged. On a miss the out-of-line slow
+ * path reads the table without a lock (sequence counter) and, if the address
+ * is still unknown, registers the mbuf's pool (this takes the table lock and
+ * a verbs call: off the common path). External buffers are never registered
+ * implicitly: the lookup fails and the caller stops (TX) or counts (RX).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_pause.h>
+
+#include "mana_ethdev.h"
+#include "mana_logs.h"
+
+struct mana_mr_range {
+	uintptr_t start;
+	uintptr_t end;
+};
+
+struct mana_chunk_ctx {
+	struct mana_mr_range *r;
+	unsigned int n;
+	unsigned int max;
+};
+
+void
+mana_mr_table_init(struct mana_mr_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	rte_spinlock_init(&t->lock);
+}
+
+void
+mana_mr_cache_init(struct mana_mr_cache *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->gen = UINT32_MAX;	/* never equal to a live generation at first use */
+}
+
+/* Lock-free read of the table: binary search under the sequence counter. */
+static bool
+mr_table_find(struct mana_mr_table *t, uintptr_t addr, uint32_t len, struct mana_mr_entry *out)
+{
+	uint32_t seq, lo, hi, mid;
+	bool found;
+
+	do {
+		seq = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
+		if (seq & 1) {
+			rte_pause();
+			continue;
+		}
+		found = false;
+		lo = 0;
+		hi = __atomic_load_n(&t->n, __ATOMIC_RELAXED);
+		if (hi > MANA_MR_TABLE_MAX)
+			hi = MANA_MR_TABLE_MAX;
+		while (lo < hi) {
+			mid = (lo + hi) / 2;
+			if (addr < t->e[mid].start) {
+				hi = mid;
+			} else if (addr >= t->e[mid].end) {
+				lo = mid + 1;
+			} else {
+				*out = t->e[mid];
+				found = addr + len <= out->end;
+				break;
+			}
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((seq & 1) || __atomic_load_n(&t->seq, __ATOMIC_RELAXED) != seq);
+	return found;
+}
+
+static void
+mr_write_begin(struct mana_mr_table *t)
+{
+	__atomic_store_n(&t->seq, t->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void
+mr_write_end(struct mana_mr_table *t)
+{
+	__atomic_store_n(&t->seq, t->seq + 1, __ATOMIC_RELEASE);
+}
+
+static void
+mr_chunk_cb(struct rte_mempool *mp, void *opaque, struct rte_mempool_memhdr *memhdr,
+	    unsigned int idx)
+{
+	struct mana_chunk_ctx *ctx = opaque;
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(idx);
+	if (ctx->n >= ctx->max)
+		return;
+	ctx->r[ctx->n].start = RTE_ALIGN_FLOOR((uintptr_t)memhdr->addr, pg);
+	ctx->r[ctx->n].end = RTE_ALIGN_CEIL((uintptr_t)memhdr->addr + memhdr->len, pg);
+	ctx->n++;
+}
+
+static int
+range_cmp(const void *a, const void *b)
+{
+	const struct mana_mr_range *ra = a, *rb = b;
+
+	return ra->start < rb->start ? -1 : ra->start > rb->start;
+}
+
+/* Page-rounded, sorted and merged chunk ranges of mp; returns the count or -errno. */
+static int
+mr_pool_ranges(struct rte_mempool *mp, struct mana_mr_range **out)
+{
+	struct mana_chunk_ctx ctx;
+	unsigned int i, n = 0;
+
+	ctx.max = mp->nb_mem_chunks;
+	ctx.n = 0;
+	if (ctx.max == 0)
+		return 0;
+	ctx.r = malloc(sizeof(*ctx.r) * ctx.max);
+	if (ctx.r == NULL)
+		return -ENOMEM;
+	rte_mempool_mem_iter(mp, mr_chunk_cb, &ctx);
+	qsort(ctx.r, ctx.n, sizeof(*ctx.r), range_cmp);
+	for (i = 0; i < ctx.n; i++) {
+		if (n > 0 && ctx.r[i].start <= ctx.r[n - 1].end)
+			ctx.r[n - 1].end = RTE_MAX(ctx.r[n - 1].end, ctx.r[i].end);
+		else
+			ctx.r[n++] = ctx.r[i];
+	}
+	*out = ctx.r;
+	return n;
+}
+
+/* Insert one registered region keeping e[] sorted; caller holds the lock, in a write section. */
+static void
+mr_table_insert(struct mana_mr_table *t, const struct mana_mr_range *r, struct ibv_mr *mr,
+		const struct rte_mempool *mp)
+{
+	uint32_t i = t->n;
+
+	while (i > 0 && t->e[i - 1].start > r->start) {
+		t->e[i] = t->e[i - 1];
+		t->mr[i] = t->mr[i - 1];
+		t->mp[i] = t->mp[i - 1];
+		i--;
+	}
+	t->e[i].start = r->start;
+	t->e[i].end = r->end;
+	t->e[i].lkey = mr->lkey;
+	t->mr[i] = mr;
+	t->mp[i] = mp;
+	__atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELAXED);
+}
+
+static bool
+mr_table_has_pool(const struct mana_mr_table *t, const struct rte_mempool *mp)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->mp[i] == mp)
+			return true;
+	return false;
+}
+
+static int
+mr_register_ranges(struct mana_priv *priv, struct rte_mempool *mp, struct mana_mr_range *r,
+		   int n)
+{
+	struct mana_mr_table *t = &priv->mr;
+	struct ibv_mr *mrs[n];
+	int i;
+
+	if (t->n + n > MANA_MR_TABLE_MAX) {
+		PMD_DRV_LOG(ERR, "port %u: mempool %s needs %d regions, table has %u of %u free",
+			    priv->port_id, mp->name, n, MANA_MR_TABLE_MAX - t->n,
+			    MANA_MR_TABLE_MAX);
+		return -ENOSPC;
+	}
+	for (i = 0; i < n; i++) {
+		mrs[i] = mana_vs_reg_mr(priv->pd, (void *)r[i].start, r[i].end - r[i].start,
+					IBV_ACCESS_LOCAL_WRITE);
+		if (mrs[i] == NULL) {
+			int err = errno;
+
+			PMD_DRV_LOG(ERR, "port %u: registering mempool %s [%#" PRIxPTR ", %#"
+				    PRIxPTR ") failed: %s", priv->port_id, mp->name, r[i].start,
+				    r[i].end, strerror(err));
+			while (i-- > 0)
+				mana_vs_dereg_mr(mrs[i]);
+			return -err;
+		}
+	}
+	mr_write_begin(t);
+	for (i = 0; i < n; i++)
+		mr_table_insert(t, &r[i], mrs[i], mp);
+	mr_write_end(t);
+	PMD_DRV_LOG(DEBUG, "port %u: mempool %s registered in %d region(s)", priv->port_id,
+		    mp->name, n);
+	return 0;
+}
+
+int
+mana_mr_register_mempool(struct mana_priv *priv, struct rte_mempool *mp)
+{
+	struct mana_mr_table *t = &priv->mr;
+	struct mana_mr_range *r = NULL;
+	int n, ret = 0;
+
+	rte_spinlock_lock(&t->lock);
+	if (mr_table_has_pool(t, mp))
+		goto out;
+	n = mr_pool_ranges(mp, &r);
+	if (n <= 0) {
+		ret = n;
+		goto out;
+	}
+	ret = mr_register_ranges(priv, mp, r, n);
+out:
+	rte_spinlock_unlock(&t->lock);
+	free(r);
+	return ret;
+}
+
+static void
+mr_unregister_mempool(struct mana_priv *priv, const struct rte_mempool *mp)
+{
+	struct mana_mr_table *t = &priv->mr;
+	struct ibv_mr *dead[MANA_MR_TABLE_MAX];
+	uint32_t i, j = 0, ndead = 0;
+
+	rte_spinlock_lock(&t->lock);
+	mr_write_begin(t);
+	for (i = 0; i < t->n; i++) {
+		if (t->mp[i] == mp) {
+			dead[ndead++] = t->mr[i];
+			continue;
+		}
+		t->e[j] = t->e[i];
+		t->mr[j] = t->mr[i];
+		t->mp[j] = t->mp[i];
+		j++;
+	}
+	__atomic_store_n(&t->n, j, __ATOMIC_RELAXED);
+	if (ndead > 0)
+		__atomic_store_n(&t->gen, t->gen + 1, __ATOMIC_RELEASE);
+	mr_write_end(t);
+	rte_spinlock_unlock(&t->lock);
+	for (i = 0; i < ndead; i++)
+		mana_vs_dereg_mr(dead[i]);
+}
+
+void
+mana_mr_release_all(struct mana_priv *priv)
+{
+	struct mana_mr_table *t = &priv->mr;
+	uint32_t i;
+
+	rte_spinlock_lock(&t->lock);
+	mr_write_begin(t);
+	for (i = 0; i < t->n; i++) {
+		int ret = mana_vs_dereg_mr(t->mr[i]);
+
+		if (ret != 0)
+			PMD_DRV_LOG(ERR, "port %u: dereg_mr failed: %s", priv->port_id,
+				    strerror(ret));
+	}
+	__atomic_store_n(&t->n, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->gen, t->gen + 1, __ATOMIC_RELEASE);
+	mr_write_end(t);
+	rte_spinlock_unlock(&t->lock);
+}
+
+static void
+mr_walk_cb(struct rte_mempool *mp, void *arg)
+{
+	struct mana_priv *priv = arg;
+
+	if ((mp->flags & RTE_MEMPOOL_F_NON_IO) || mp->nb_mem_chunks == 0)
+		return;
+	if (mana_mr_register_mempool(priv, mp) != 0)
+		PMD_DRV_LOG(WARNING, "port %u: mempool %s not registered; its mbufs cannot be "
+			    "sent", priv->port_id, mp->name);
+}
+
+/* Register every I/O mempool that exists now (TX buffers may come from any). */
+int
+mana_mr_register_all(struct mana_priv *priv)
+{
+	rte_mempool_walk(mr_walk_cb, priv);
+	return 0;
+}
+
+static void
+mr_mempool_event_cb(enum rte_mempool_event event, struct rte_mempool *mp, void *arg)
+{
+	struct mana_priv *priv = arg;
+
+	if (event == RTE_MEMPOOL_EVENT_READY)
+		mr_walk_cb(mp, priv);
+	else if (event == RTE_MEMPOOL_EVENT_DESTROY)
+		mr_unregister_mempool(priv, mp);
+}
+
+int
+mana_mr_events_register(struct mana_priv *priv)
+{
+	int ret;
+
+	if (priv->mp_cb_registered)
+		return 0;
+	ret = rte_mempool_event_callback_register(mr_mempool_event_cb, priv);
+	if (ret != 0) {
+		PMD_INIT_LOG(ERR, "port %u: mempool event callback: %s", priv->port_id,
+			     rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	priv->mp_cb_registered = true;
+	return 0;
+}
+
+void
+mana_mr_events_unregister(struct mana_priv *priv)
+{
+	if (!priv->mp_cb_registered)
+		return;
+	rte_mempool_event_callback_unregister(mr_mempool_event_cb, priv);
+	priv->mp_cb_registered = false;
+}
+
+static void
+mr_cache_insert(struct mana_mr_cache *c, const struct mana_mr_entry *e)
+{
+	uint32_t i = c->victim;
+
+	c->e[i] = *e;
+	c->last = i;
+	c->victim = (i + 1) & (MANA_MR_CACHE_SIZE - 1);
+}
+
+/* The mempool whose memory holds the data of segment m, or NULL (external buffer). */
+static struct rte_mempool *
+mr_owner_pool(const struct rte_mbuf *m)
+{
+	if (RTE_MBUF_HAS_EXTBUF(m))
+		return NULL;
+	if (RTE_MBUF_CLONED(m))
+		return rte_mbuf_from_indirect((struct rte_mbuf *)(uintptr_t)m)->pool;
+	return m->pool;
+}
+
+uint32_t __rte_noinline
+mana_mr_lookup_slow(struct mana_priv *priv, struct mana_mr_cache *c, const struct rte_mbuf *m,
+		    uintptr_t addr, uint32_t len)
+{
+	uint32_t gen = __atomic_load_n(&priv->mr.gen, __ATOMIC_ACQUIRE);
+	struct mana_mr_entry e;
+	struct rte_mempool *mp;
+
+	if (c->gen != gen) {
+		memset(c->e, 0, sizeof(c->e));
+		c->last = 0;
+		c->victim = 0;
+		c->gen = gen;
+	}
+	if (mr_table_find(&priv->mr, addr, len, &e)) {
+		mr_cache_insert(c, &e);
+		return e.lkey;
+	}
+	mp = m != NULL ? mr_owner_pool(m) : NULL;
+	if (mp == NULL || mana_mr_register_mempool(priv, mp) != 0)
+		return MANA_MR_LKEY_INVALID;
+	if (!mr_table_find(&priv->mr, addr, len, &e))
+		return MANA_MR_LKEY_INVALID;
+	mr_cache_insert(c, &e);
+	return e.lkey;
+}

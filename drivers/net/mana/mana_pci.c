@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * PCI front-end (1414:00ba VF, 1414:00b9 PF), bifurcated as upstream: the
+ * function stays bound to the kernel mana driver; its rdma-core device is
+ * the one whose <ibdev_path>/device/uevent names the function in
+ * PCI_SLOT_NAME. Ports: the netdevs under <ibdev_path>/device/net whose
+ * dev_port is IB port - 1 give the MACs; mac= (up to 8) selects among them.
+ * Ethdevs are "<BDF>_port<IB port>"; remove closes every one of them.
+ *
+ * Software device as a PCI function (CI): with
+ *   MANA_MODEL_PCI=<BDF>[,ports=..,mac=..,wire=..,engine_cpu=..,doorbell=..,rx_coalesce=..]
+ *   SYSFS_PCI_DEVICES=<root>/bus/pci/devices
+ * the plugin creates, when it is loaded (before EAL scans the PCI bus), a
+ * model device named "mana_pci_<BDF>" that writes its PCI function and IB
+ * device under <root> (MANA_MODEL_SYSFS=<root> overrides the root derived
+ * from SYSFS_PCI_DEVICES). It is destroyed when the plugin is unloaded.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_pci.h>
+#include <bus_pci_driver.h>
+
+#include "mana_ethdev.h"
+#include "mana_logs.h"
+
+#define MANA_PCI_VENDOR_ID	0x1414
+#define MANA_PCI_DEVICE_VF	0x00ba
+#define MANA_PCI_DEVICE_PF	0x00b9
+#define MANA_SYSFS_PATH_MAX	1024
+
+static int
+sysfs_read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	int ret = 0;
+
+	if (f == NULL)
+		return -errno;
+	if (fgets(buf, size, f) == NULL)
+		ret = -EIO;
+	else
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	return ret;
+}
+
+int
+mana_sysfs_numa_node(struct ibv_device *ibdev)
+{
+	char path[MANA_SYSFS_PATH_MAX], line[32];
+
+	snprintf(path, sizeof(path), "%s/device/numa_node", mana_vs_ibdev_path(ibdev));
+	if (sysfs_read_line(path, line, sizeof(line)) != 0)
+		return SOCKET_ID_ANY;
+	return atoi(line);
+}
+
+int
+mana_sysfs_port_mac(struct ibv_device *ibdev, uint8_t ib_port, struct rte_ether_addr *mac)
+{
+	char dir[MANA_SYSFS_PATH_MAX], path[MANA_SYSFS_PATH_MAX + 300], line[64];
+	struct dirent *e;
+	int ret = -ENOENT;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/device/net", mana_vs_ibdev_path(ibdev));
+	d = opendir(dir);
+	if (d == NULL)
+		return -errno;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/dev_port", dir, e->d_name);
+		/* Ethernet ports count from 0, IB ports from 1. */
+		if (sysfs_read_line(path, line, sizeof(line)) != 0 || atoi(line) != ib_port - 1)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/address", dir, e->d_name);
+		if (sysfs_read_line(path, line, sizeof(line)) == 0 &&
+		    rte_ether_unformat_addr(line, mac) == 0)
+			ret = 0;
+		break;
+	}
+	closedir(d);
+	return ret;
+}
+
+/* Does ibdev belong to PCI function addr (uevent PCI_SLOT_NAME)? */
+static bool
+mana_ibdev_matches(struct ibv_device *ibdev, const struct rte_pci_addr *addr)
+{
+	char path[MANA_SYSFS_PATH_MAX], line[256];
+	struct rte_pci_addr a;
+	bool match = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/device/uevent", mana_vs_ibdev_path(ibdev));
+	f = fopen(path, "r");
+	if (f == NULL)
+		return false;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "PCI_SLOT_NAME=", 14) != 0)
+			continue;
+		match = rte_pci_addr_parse(line + 14, &a) == 0 && rte_pci_addr_cmp(&a, addr) == 0;
+		break;
+	}
+	fclose(f);
+	return match;
+}
+
+static int
+mana_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
+{
+	struct rte_devargs *devargs = pci->device.devargs;
+	struct ibv_device **list;
+	struct mana_devargs da;
+	struct mana_shared *sh;
+	int i, ret = -ENODEV, socket = pci->device.numa_node;
+
+	RTE_SET_USED(drv);
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		PMD_INIT_LOG(ERR, "%s: secondary processes are not supported", pci->device.name);
+		return -ENOTSUP;
+	}
+	ret = mana_devargs_parse(devargs != NULL ? devargs->args : NULL, MANA_DEVARGS_PCI, &da);
+	if (ret != 0)
+		return ret;
+	list = mana_vs_get_device_list(NULL);
+	if (list == NULL) {
+		PMD_INIT_LOG(ERR, "%s: no rdma-core devices: %s", pci->device.name,
+			     strerror(errno));
+		return -ENODEV;
+	}
+	sh = rte_zmalloc("mana_shared", sizeof(*sh), 0);
+	if (sh == NULL) {
+		mana_vs_free_device_list(list);
+		return -ENOMEM;
+	}
+	sh->refcnt = 1;
+	if (socket < 0)
+		socket = rte_socket_id();
+	ret = -ENODEV;
+	for (i = 0; list[i] != NULL; i++) {
+		if (!mana_ibdev_matches(list[i], &pci->addr))
+			continue;
+		ret = mana_probe_ports(&pci->device, list[i], &da, sh, socket, true);
+		if (ret != -ENODEV)
+			break;
+	}
+	if (ret == -ENODEV && list[i] == NULL)
+		PMD_INIT_LOG(ERR, "%s: no MANA Ethernet rdma-core device on this function (are "
+			     "mana_ib and ib_uverbs loaded?)", pci->device.name);
+	if (ret != 0)
+		mana_dev_remove_all(&pci->device);
+	mana_shared_put(sh);
+	mana_vs_free_device_list(list);
+	return ret;
+}
+
+static int
+mana_pci_remove(struct rte_pci_device *pci)
+{
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	return mana_dev_remove_all(&pci->device);
+}
+
+static const struct rte_pci_id mana_pci_id_map[] = {
+	{ RTE_PCI_DEVICE(MANA_PCI_VENDOR_ID, MANA_PCI_DEVICE_VF) },
+	{ RTE_PCI_DEVICE(MANA_PCI_VENDOR_ID, MANA_PCI_DEVICE_PF) },
+	{ .vendor_id = 0 },
+};
+
+static struct rte_pci_driver mana_pci_driver = {
+	.id_table = mana_pci_id_map,
+	.probe = mana_pci_probe,
+	.remove = mana_pci_remove,
+	.drv_flags = RTE_PCI_DRV_INTR_RMV,
+};
+
+RTE_PMD_REGISTER_PCI(net_mana_pci, mana_pci_driver);
+RTE_PMD_REGISTER_PCI_TABLE(net_mana_pci, mana_pci_id_map);
+RTE_PMD_REGISTER_KMOD_DEP(net_mana_pci, "* ib_uverbs & mana_ib");
+RTE_PMD_REGISTER_PARAM_STRING(net_mana_pci, "mac=<xx:xx:xx:xx:xx:xx> tx_cqe_suppress=<0|1>");
+
+/* ---- the software device as a PCI function ---------------------------- */
+
+static struct mana_model *mana_pci_model;
+
+static int
+mana_model_pci_root(char *root, size_t size)
+{
+	static const char suffix[] = "/bus/pci/devices";
+	const char *env = getenv("MANA_MODEL_SYSFS");
+	size_t len;
+
+	if (env != NULL && env[0] != '\0') {
+		snprintf(root, size, "%s", env);
+		return 0;
+	}
+	env = getenv("SYSFS_PCI_DEVICES");
+	if (env == NULL)
+		return -ENOENT;
+	len = strlen(env);
+	while (len > 0 && env[len - 1] == '/')
+		len--;
+	if (len < sizeof(suffix) - 1 || len - (sizeof(suffix) - 1) >= size ||
+	    strncmp(env + len - (sizeof(suffix) - 1), suffix, sizeof(suffix) - 1) != 0)
+		return -EINVAL;
+	snprintf(root, size, "%.*s", (int)(len - (sizeof(suffix) - 1)), env);
+	return 0;
+}
+
+RTE_INIT(mana_model_pci_init)
+{
+	const char *env = getenv("MANA_MODEL_PCI");
+	struct mana_model_config cfg;
+	char raw[64], bdf[PCI_PRI_STR_SIZE], name[MANA_MODEL_NAME_LEN];
+	struct mana_devargs da;
+	struct rte_pci_addr addr;
+	const char *args;
+	size_t len;
+
+	if (env == NULL || env[0] == '\0')
+		return;
+	args = strchr(env, ',');
+	len = args != NULL ? (size_t)(args - env) : strlen(env);
+	snprintf(raw, sizeof(raw), "%.*s", (int)len, env);
+	if (rte_pci_addr_parse(raw, &addr) != 0 ||
+	    mana_devargs_parse(args != NULL ? args + 1 : NULL, MANA_DEVARGS_MODEL_ENV, &da) != 0) {
+		PMD_INIT_LOG(ERR, "MANA_MODEL_PCI='%s': expected <BDF>[,key=value...]", env);
+		return;
+	}
+	rte_pci_device_name(&addr, bdf, sizeof(bdf));
+	snprintf(name, sizeof(name), "mana_pci_%.12s", bdf);
+	if (mana_devargs_model_config(&da, name, -1, &cfg) != 0)
+		return;
+	snprintf(cfg.pci_bdf, sizeof(cfg.pci_bdf), "%.12s", bdf);
+	if (mana_model_pci_root(cfg.sysfs_root, sizeof(cfg.sysfs_root)) != 0) {
+		PMD_INIT_LOG(ERR, "MANA_MODEL_PCI needs SYSFS_PCI_DEVICES=<root>/bus/pci/devices "
+			     "or MANA_MODEL_SYSFS=<root>");
+		return;
+	}
+	mana_pci_model = mana_vs_model_create(&cfg);
+	if (mana_pci_model == NULL)
+		PMD_INIT_LOG(ERR, "MANA_MODEL_PCI: creating software device %s: %s", name,
+			     strerror(errno));
+}
+
+RTE_FINI(mana_model_pci_fini)
+{
+	if (mana_pci_model != NULL && mana_vs_model_destroy(mana_pci_model) == 0)
+		mana_pci_model = NULL;
+}

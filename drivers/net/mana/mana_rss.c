@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * RSS: indirection table, key, RETA.
+ *
+ * The device replicates a table of 2^n distinct WQs over its 64 entries
+ * (entry i = WQ[i mod 2^n], contract section 6), and a WQ may appear once.
+ * With P = nb_rx_queues (a power of two) the driver therefore keeps a period
+ * reta[0..P-1], a permutation of the queues; the effective 64-entry table is
+ * reta[i mod P]. reta_update accepts exactly the tables of that shape and
+ * refuses any other with -EINVAL and the reason.
+ *
+ * Key, hash types and RETA may change at any time. While the port is stopped
+ * they are stored and used at the next start. While it runs, a new
+ * indirection table is built over the same WQs and the RSS QP is replaced
+ * (rss_swap); posted buffers stay where they are. The datapath is not
+ * paused, but frames arriving during the swap may be dropped by the device.
+ * rx_hash_fields_mask follows rss_hf, though the device ignores it (the hash
+ * input is the device's choice, reported per packet).
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "mana_ethdev.h"
+#include "mana_logs.h"
+
+/* Same bytes as DPDK 22.11 net/mana's default key (contract section 6). */
+static const uint8_t mana_default_rss_key[MANA_RSS_KEY_LEN] = {
+	0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4, 0xf7, 0xfc, 0xa2,
+	0x83, 0x19, 0xdb, 0x1a, 0x3e, 0x94, 0x6b, 0x9e, 0x38, 0xd9,
+	0x2c, 0x9c, 0x03, 0xd1, 0xad, 0x99, 0x44, 0xa7, 0xd9, 0x56,
+	0x3d, 0x59, 0x06, 0x3c, 0x25, 0xf3, 0xfc, 0x1f, 0xdc, 0x2a,
+};
+
+static void
+reta_identity(struct mana_priv *priv, uint16_t period)
+{
+	uint16_t i;
+
+	priv->reta_period = period;
+	for (i = 0; i < period; i++)
+		priv->reta[i] = i;
+	priv->reta_set = false;
+}
+
+void
+mana_rss_init(struct mana_priv *priv)
+{
+	memcpy(priv->rss_key, mana_default_rss_key, MANA_RSS_KEY_LEN);
+	priv->rss_hf = MANA_RSS_HF;
+	reta_identity(priv, 1);
+}
+
+static uint64_t
+rss_hash_fields(uint64_t rss_hf)
+{
+	uint64_t f = 0;
+
+	if (rss_hf & (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP |
+		      RTE_ETH_RSS_NONFRAG_IPV4_UDP))
+		f |= IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4;
+	if (rss_hf & (RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_TCP |
+		      RTE_ETH_RSS_NONFRAG_IPV6_UDP))
+		f |= IBV_RX_HASH_SRC_IPV6 | IBV_RX_HASH_DST_IPV6;
+	if (rss_hf & (RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_NONFRAG_IPV6_TCP))
+		f |= IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP;
+	if (rss_hf & (RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_NONFRAG_IPV6_UDP))
+		f |= IBV_RX_HASH_SRC_PORT_UDP | IBV_RX_HASH_DST_PORT_UDP;
+	return f;
+}
+
+static int
+rss_check_conf(struct mana_priv *priv, const struct rte_eth_rss_conf *conf)
+{
+	if (conf->rss_key != NULL && conf->rss_key_len != MANA_RSS_KEY_LEN) {
+		PMD_DRV_LOG(ERR, "port %u: RSS key of %u bytes; the device takes exactly %u",
+			    priv->port_id, conf->rss_key_len, MANA_RSS_KEY_LEN);
+		return -EINVAL;
+	}
+	if (conf->rss_hf & ~MANA_RSS_HF) {
+		PMD_DRV_LOG(ERR, "port %u: RSS types %#" PRIx64 " not supported (allowed %#llx)",
+			    priv->port_id, conf->rss_hf & ~MANA_RSS_HF,
+			    (unsigned long long)MANA_RSS_HF);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* dev_configure: RX queue count, key and hash types of dev_conf. */
+int
+mana_rss_configure(struct rte_eth_dev *dev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	struct rte_eth_rss_conf *conf = &dev->data->dev_conf.rx_adv_conf.rss_conf;
+	uint16_t nrx = dev->data->nb_rx_queues;
+	int ret;
+
+	if (nrx > MANA_MAX_RXQ || (nrx > 0 && !rte_is_power_of_2(nrx))) {
+		PMD_DRV_LOG(ERR, "port %u: %u RX queues; RSS needs a power of two 1..%u",
+			    priv->port_id, nrx, MANA_MAX_RXQ);
+		return -EINVAL;
+	}
+	ret = rss_check_conf(priv, conf);
+	if (ret != 0)
+		return ret;
+	if (conf->rss_key != NULL)
+		memcpy(priv->rss_key, conf->rss_key, MANA_RSS_KEY_LEN);
+	if (dev->data->dev_conf.rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG)
+		priv->rss_hf = conf->rss_hf;
+	if (nrx > 0 && (!priv->reta_set || priv->reta_period != nrx))
+		reta_identity(priv, nrx);
+	return 0;
+}
+
+static struct ibv_rwq_ind_table *
+rss_table_create(struct mana_priv *priv)
+{
+	struct ibv_wq *wqs[MANA_MAX_RXQ];
+	struct ibv_rwq_ind_table_init_attr attr = {
+		.log_ind_tbl_size = rte_log2_u32(priv->reta_period),
+		.ind_tbl = wqs,
+		.comp_mask = 0,
+	};
+	struct ibv_rwq_ind_table *tbl;
+	struct mana_rxq *rxq;
+	uint16_t i;
+
+	for (i = 0; i < priv->reta_period; i++) {
+		rxq = priv->dev_data->rx_queues[priv->reta[i]];
+		wqs[i] = rxq->wq;
+	}
+	tbl = mana_vs_create_rwq_ind_table(priv->ctx, &attr);
+	if (tbl == NULL)
+		PMD_DRV_LOG(ERR, "port %u: create indirection table of %u WQs: %s",
+			    priv->port_id, priv->reta_period, strerror(errno));
+	return tbl;
+}
+
+static struct ibv_qp *
+rss_qp_create(struct mana_priv *priv, struct ibv_rwq_ind_table *tbl)
+{
+	struct ibv_qp_init_attr_ex attr = {
+		.qp_type = IBV_QPT_RAW_PACKET,
+		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE |
+			     IBV_QP_INIT_ATTR_RX_HASH,
+		.pd = priv->parent_pd,
+		.rwq_ind_tbl = tbl,
+		.rx_hash_conf = {
+			.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ,
+			.rx_hash_key_len = MANA_RSS_KEY_LEN,
+			.rx_hash_key = priv->rss_key,
+			.rx_hash_fields_mask = rss_hash_fields(priv->rss_hf),
+		},
+	};
+	struct ibv_qp *qp = mana_vs_create_qp_ex(priv->ctx, &attr);
+
+	if (qp == NULL)
+		PMD_DRV_LOG(ERR, "port %u: create RSS QP: %s", priv->port_id, strerror(errno));
+	return qp;
+}
+
+int
+mana_rss_create(struct mana_priv *priv)
+{
+	priv->ind_table = rss_table_create(priv);
+	if (priv->ind_table == NULL)
+		return -errno;
+	priv->rss_qp = rss_qp_create(priv, priv->ind_table);
+	if (priv->rss_qp == NULL) {
+		int err = errno;
+
+		mana_rss_destroy(priv);
+		return -err;
+	}
+	return 0;
+}
+
+void
+mana_rss_destroy(struct mana_priv *priv)
+{
+	int ret;
+
+	if (priv->rss_qp != NULL) {
+		ret = mana_vs_destroy_qp(priv->rss_qp);
+		if (ret != 0)
+			PMD_DRV_LOG(ERR, "port %u: destroy RSS QP: %s", priv->port_id,
+				    strerror(abs(ret)));
+		priv->rss_qp = NULL;
+	}
+	if (priv->ind_table != NULL) {
+		ret = mana_vs_destroy_rwq_ind_table(priv->ind_table);
+		if (ret != 0)
+			PMD_DRV_LOG(ERR, "port %u: destroy indirection table: %s",
+				    priv->port_id, strerror(ret));
+		priv->ind_table = NULL;
+	}
+}
+
+/* The RQ ids come with the RSS QP (contract section 6): pick up any change. */
+static void
+rss_refresh_rq_ids(struct mana_priv *priv)
+{
+	struct manadv_rwq dv;
+	struct manadv_obj obj;
+	struct mana_rxq *rxq;
+	uint16_t i;
+
+	for (i = 0; i < priv->dev_data->nb_rx_queues; i++) {
+		rxq = priv->dev_data->rx_queues[i];
+		memset(&obj, 0, sizeof(obj));
+		obj.rwq.in = rxq->wq;
+		obj.rwq.out = &dv;
+		if (mana_vs_init_obj(&obj, MANADV_OBJ_RWQ) == 0 && dv.wq_id != rxq->rq_id) {
+			PMD_DRV_LOG(WARNING, "port %u: RX queue %u id changed %u -> %u",
+				    priv->port_id, i, rxq->rq_id, dv.wq_id);
+			rxq->rq_id = dv.wq_id;
+		}
+	}
+}
+
+/*
+ * Apply the current key/types/RETA to a running port: the new indirection
+ * table is built first, then the RSS QP is replaced (the device allows one
+ * RSS QP per vPort, so frames arriving in between are dropped by the
+ * device), then the old table goes. The WQs and their posted buffers stay.
+ */
+static int
+rss_swap(struct mana_priv *priv)
+{
+	struct ibv_rwq_ind_table *tbl;
+	int ret;
+
+	if (!priv->started)
+		return 0;
+	tbl = rss_table_create(priv);
+	if (tbl == NULL)
+		return -errno;
+	if (priv->rss_qp != NULL) {
+		ret = mana_vs_destroy_qp(priv->rss_qp);
+		if (ret != 0)
+			PMD_DRV_LOG(ERR, "port %u: destroy RSS QP: %s", priv->port_id,
+				    strerror(abs(ret)));
+		priv->rss_qp = NULL;
+	}
+	priv->rss_qp = rss_qp_create(priv, tbl);
+	if (priv->rss_qp == NULL) {
+		ret = -errno;
+		mana_vs_destroy_rwq_ind_table(tbl);
+		/* Back to the old table: the caller restores the old settings. */
+		priv->rss_qp = rss_qp_create(priv, priv->ind_table);
+		return ret;
+	}
+	ret = mana_vs_destroy_rwq_ind_table(priv->ind_table);
+	if (ret != 0)
+		PMD_DRV_LOG(ERR, "port %u: destroy indirection table: %s", priv->port_id,
+			    strerror(ret));
+	priv->ind_table = tbl;
+	rss_refresh_rq_ids(priv);
+	return 0;
+}
+
+int
+mana_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	uint8_t old_key[MANA_RSS_KEY_LEN];
+	uint64_t old_hf = priv->rss_hf;
+	int ret;
+
+	ret = rss_check_conf(priv, conf);
+	if (ret != 0)
+		return ret;
+	memcpy(old_key, priv->rss_key, MANA_RSS_KEY_LEN);
+	if (conf->rss_key != NULL)
+		memcpy(priv->rss_key, conf->rss_key, MANA_RSS_KEY_LEN);
+	priv->rss_hf = conf->rss_hf;
+	ret = rss_swap(priv);
+	if (ret != 0) {
+		memcpy(priv->rss_key, old_key, MANA_RSS_KEY_LEN);
+		priv->rss_hf = old_hf;
+	}
+	return ret;
+}
+
+int
+mana_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
+{
+	struct mana_priv *priv = mana_priv(dev);
+
+	if (conf->rss_key != NULL) {
+		if (conf->rss_key_len < MANA_RSS_KEY_LEN)
+			return -EINVAL;
+		memcpy(conf->rss_key, priv->rss_key, MANA_RSS_KEY_LEN);
+	}
+	conf->rss_key_len = MANA_RSS_KEY_LEN;
+	conf->rss_hf = priv->rss_hf;
+	return 0;
+}
+
+/* Check that the 64-entry table t has the shape the device can express. */
+static int
+reta_check(struct mana_priv *priv, const uint16_t *t, uint16_t nrx)
+{
+	uint64_t seen = 0;
+	uint16_t i;
+
+	for (i = 0; i < MANA_RETA_SIZE; i++) {
+		if (t[i] >= nrx) {
+			PMD_DRV_LOG(ERR, "port %u: RETA entry %u = queue %u, only %u RX queues",
+				    priv->port_id, i, t[i], nrx);
+			return -EINVAL;
+		}
+		if (t[i] != t[i & (nrx - 1)]) {
+			PMD_DRV_LOG(ERR, "port %u: RETA entry %u (%u) differs from entry %u (%u): "
+				    "the device repeats the first %u entries over all 64",
+				    priv->port_id, i, t[i], i & (nrx - 1), t[i & (nrx - 1)], nrx);
+			return -EINVAL;
+		}
+		if (i < nrx) {
+			if (seen & (1ull << t[i])) {
+				PMD_DRV_LOG(ERR, "port %u: RETA names queue %u twice in entries "
+					    "0..%u; each queue must appear once per period",
+					    priv->port_id, t[i], nrx - 1);
+				return -EINVAL;
+			}
+			seen |= 1ull << t[i];
+		}
+	}
+	return 0;
+}
+
+int
+mana_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf, uint16_t size)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	uint16_t nrx = dev->data->nb_rx_queues;
+	uint16_t t[MANA_RETA_SIZE], old[MANA_MAX_RXQ];
+	uint16_t i, idx, bit;
+	bool old_set = priv->reta_set;
+	int ret;
+
+	if (size != MANA_RETA_SIZE || nrx == 0 || priv->reta_period != nrx) {
+		PMD_DRV_LOG(ERR, "port %u: RETA size %u (must be %u) on a configured port",
+			    priv->port_id, size, MANA_RETA_SIZE);
+		return -EINVAL;
+	}
+	for (i = 0; i < MANA_RETA_SIZE; i++) {
+		idx = i / RTE_ETH_RETA_GROUP_SIZE;
+		bit = i % RTE_ETH_RETA_GROUP_SIZE;
+		t[i] = (conf[idx].mask >> bit) & 1 ? conf[idx].reta[bit] :
+			priv->reta[i & (nrx - 1)];
+	}
+	ret = reta_check(priv, t, nrx);
+	if (ret != 0)
+		return ret;
+	memcpy(old, priv->reta, sizeof(old));
+	memcpy(priv->reta, t, sizeof(uint16_t) * nrx);
+	priv->reta_set = true;
+	ret = rss_swap(priv);
+	if (ret != 0) {
+		memcpy(priv->reta, old, sizeof(old));
+		priv->reta_set = old_set;
+	}
+	return ret;
+}
+
+int
+mana_reta_query(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf, uint16_t size)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	uint16_t i, idx, bit;
+
+	if (size != MANA_RETA_SIZE)
+		return -EINVAL;
+	for (i = 0; i < MANA_RETA_SIZE; i++) {
+		idx = i / RTE_ETH_RETA_GROUP_SIZE;
+		bit = i % RTE_ETH_RETA_GROUP_SIZE;
+		if ((conf[idx].mask >> bit) & 1)
+			conf[idx].reta[bit] = priv->reta[i & (priv->reta_period - 1)];
+	}
+	return 0;
+}

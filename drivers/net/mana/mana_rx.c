@@ -1,0 +1,603 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * RX queues: setup/release, verbs objects, posting, the burst function,
+ * interrupts and descriptor status.
+ *
+ * Ring invariants: nb_desc is a power of two (64..256); the CQ has nb_desc
+ * entries and the RQ holds at most nb_desc posted WQEs (one BU each), so the
+ * CQ cannot overflow (contract 4.2). sw_ring[i & mask] holds the mbuf of the
+ * i-th posted WQE; sw_head - sw_tail is the number of posted WQEs, which is
+ * also the RQ's head - tail in BUs, so the RQ tail needs no own counter.
+ * Every completion consumes WQEs strictly in posting order: OK one, coalesced
+ * one per packet, truncated/unknown one (dropped, contract rule 7).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netinet/in.h>
+
+#include <rte_byteorder.h>
+#include <rte_io.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_prefetch.h>
+
+#include "mana_ethdev.h"
+#include "mana_logs.h"
+
+#define MANA_RX_REFILL_MIN	16
+
+static inline uint32_t
+rx_owner_expected(const struct mana_rxq *rxq, uint32_t c)
+{
+	/* c / count with count a power of two (count = desc_mask + 1) */
+	return (c >> rte_bsf32(rxq->cq_count)) & GDMA_CQE_OWNER_MASK;
+}
+
+/* Post one RX WQE: 8-byte header, 8 zero OOB bytes, one SGE; 1 BU. */
+static inline void
+rx_post_one(struct mana_rxq *rxq, struct rte_mbuf *m, uint32_t lkey)
+{
+	uint8_t *wqe = rxq->rq_buf + ((rxq->rq_head << GDMA_WQE_BU_SHIFT) & rxq->rq_mask);
+	uint32_t *dw = (uint32_t *)wqe;
+	struct gdma_sge *sge = (struct gdma_sge *)(wqe + GDMA_WQE_HDR_SIZE + GDMA_OOB_SIZE_SMALL);
+
+	dw[0] = 0;
+	dw[1] = GDMA_SET(GDMA_WQE_NUM_SGE, 1) |
+		GDMA_SET(GDMA_WQE_OOB_DIV4, GDMA_WQE_OOB_DIV4_SMALL);
+	dw[2] = 0;
+	dw[3] = 0;
+	sge->address = rte_pktmbuf_mtod(m, uintptr_t);
+	sge->mem_key = lkey;
+	sge->size = rxq->buf_size;
+	rxq->sw_ring[rxq->sw_head & rxq->desc_mask] = m;
+	rxq->sw_head++;
+	rxq->rq_head++;
+}
+
+static inline void
+rx_ring_doorbell(struct mana_rxq *rxq)
+{
+	rte_wmb();
+	rte_write64_relaxed(gdma_db_wq(rxq->rq_id, rxq->rq_head),
+			    rxq->db_page + GDMA_DB_OFFSET_RQ);
+}
+
+/* Refill every free slot with a bulk allocation; returns WQEs posted. */
+static uint32_t
+rx_refill(struct mana_rxq *rxq, uint32_t min)
+{
+	struct rte_mbuf *mbufs[MANA_MAX_DESC];
+	uint32_t free = rxq->nb_desc - (rxq->sw_head - rxq->sw_tail);
+	uint32_t i, lkey;
+
+	if (free < min)
+		return 0;
+	if (rte_pktmbuf_alloc_bulk(rxq->mp, mbufs, free) != 0) {
+		rxq->stats.nombuf += free;
+		if (free <= MANA_RX_REFILL_MIN ||
+		    rte_pktmbuf_alloc_bulk(rxq->mp, mbufs, MANA_RX_REFILL_MIN) != 0)
+			return 0;
+		free = MANA_RX_REFILL_MIN;
+	}
+	for (i = 0; i < free; i++) {
+		lkey = mana_mr_lookup(rxq->priv, &rxq->mr_cache, mbufs[i],
+				      rte_pktmbuf_mtod(mbufs[i], uintptr_t), rxq->buf_size);
+		if (unlikely(lkey == MANA_MR_LKEY_INVALID)) {
+			rxq->stats.mr_fail++;
+			rte_pktmbuf_free_bulk(&mbufs[i], free - i);
+			break;
+		}
+		rx_post_one(rxq, mbufs[i], lkey);
+	}
+	return i;
+}
+
+/* Packet type from the frame itself: Ethernet, VLAN/QinQ, IPv4/IPv6, TCP/UDP/fragment. */
+static inline uint32_t
+rx_parse_ptype(const uint8_t *p, uint32_t len)
+{
+	uint32_t pt = RTE_PTYPE_L2_ETHER, off = RTE_ETHER_HDR_LEN;
+	uint16_t et;
+	uint8_t proto;
+
+	if (len < RTE_ETHER_HDR_LEN)
+		return RTE_PTYPE_UNKNOWN;
+	et = rte_be_to_cpu_16(*(const unaligned_uint16_t *)(p + 12));
+	if (et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ) {
+		if (len < off + 4)
+			return pt;
+		pt = RTE_PTYPE_L2_ETHER_VLAN;
+		et = rte_be_to_cpu_16(*(const unaligned_uint16_t *)(p + off + 2));
+		off += 4;
+		if (et == RTE_ETHER_TYPE_VLAN) {
+			if (len < off + 4)
+				return pt;
+			pt = RTE_PTYPE_L2_ETHER_QINQ;
+			et = rte_be_to_cpu_16(*(const unaligned_uint16_t *)(p + off + 2));
+			off += 4;
+		}
+	}
+	if (et == RTE_ETHER_TYPE_IPV4) {
+		if (len < off + 20)
+			return pt;
+		pt |= (p[off] & 0xF) == 5 ? RTE_PTYPE_L3_IPV4 : RTE_PTYPE_L3_IPV4_EXT;
+		if (rte_be_to_cpu_16(*(const unaligned_uint16_t *)(p + off + 6)) & 0x3FFF)
+			return pt | RTE_PTYPE_L4_FRAG;
+		proto = p[off + 9];
+	} else if (et == RTE_ETHER_TYPE_IPV6) {
+		if (len < off + 40)
+			return pt;
+		pt |= RTE_PTYPE_L3_IPV6;
+		proto = p[off + 6];
+		if (proto == IPPROTO_FRAGMENT)
+			return pt | RTE_PTYPE_L4_FRAG;
+	} else {
+		return pt;
+	}
+	if (proto == IPPROTO_TCP)
+		pt |= RTE_PTYPE_L4_TCP;
+	else if (proto == IPPROTO_UDP)
+		pt |= RTE_PTYPE_L4_UDP;
+	return pt;
+}
+
+static inline void
+rx_fill_mbuf(struct mana_rxq *rxq, struct rte_mbuf *m, uint32_t dw1, uint32_t len,
+	     uint32_t hash)
+{
+	uint64_t ol = 0;
+
+	m->data_len = len;
+	m->pkt_len = len;
+	m->port = rxq->port_id;
+	if (dw1 & GDMA_SET(MANA_RXCQE_IP_CSUM_OK, 1))
+		ol |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	else if (dw1 & GDMA_SET(MANA_RXCQE_IP_CSUM_BAD, 1))
+		ol |= RTE_MBUF_F_RX_IP_CKSUM_BAD;
+	if (dw1 & GDMA_SET(MANA_RXCQE_OUTER_IP_CSUM_BAD, 1))
+		ol |= RTE_MBUF_F_RX_OUTER_IP_CKSUM_BAD;
+	if (dw1 & (GDMA_SET(MANA_RXCQE_TCP_CSUM_OK, 1) | GDMA_SET(MANA_RXCQE_UDP_CSUM_OK, 1)))
+		ol |= RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	else if (dw1 & (GDMA_SET(MANA_RXCQE_TCP_CSUM_BAD, 1) |
+			GDMA_SET(MANA_RXCQE_UDP_CSUM_BAD, 1)))
+		ol |= RTE_MBUF_F_RX_L4_CKSUM_BAD;
+	/* Bit test, never equality (contract rule 4). */
+	if (GDMA_GET(dw1, MANA_RXCQE_HASHTYPE) & (MANA_HASH_L4 | MANA_HASH_L3)) {
+		ol |= RTE_MBUF_F_RX_RSS_HASH;
+		m->hash.rss = hash;
+	}
+	if (dw1 & GDMA_SET(MANA_RXCQE_VLAN_PRESENT, 1)) {
+		ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+		m->vlan_tci = GDMA_GET(dw1, MANA_RXCQE_VLAN_ID);
+	}
+	m->ol_flags = ol;
+	m->packet_type = rx_parse_ptype(rte_pktmbuf_mtod(m, const uint8_t *), len);
+}
+
+/* Retire the oldest posted WQE without delivering its packet. */
+static inline void
+rx_drop_one(struct mana_rxq *rxq)
+{
+	if (unlikely(rxq->sw_head == rxq->sw_tail))
+		return;
+	rte_pktmbuf_free_seg(rxq->sw_ring[rxq->sw_tail & rxq->desc_mask]);
+	rxq->sw_tail++;
+	rxq->stats.errors++;
+}
+
+/*
+ * Consume one CQE into rxq->pend (OK, coalesced) or handle it at once
+ * (truncated, unknown: one WQE dropped). Returns false when none is ready.
+ */
+static inline bool
+rx_poll_cqe(struct mana_rxq *rxq)
+{
+	struct mana_rx_pending *p = &rxq->pend;
+	const struct gdma_cqe *cqe = &rxq->cq_ring[rxq->cq_head & rxq->desc_mask];
+	uint32_t info = __atomic_load_n(&cqe->info, __ATOMIC_RELAXED);
+	uint32_t owner = GDMA_GET(info, GDMA_CQE_OWNER);
+	uint32_t expected = rx_owner_expected(rxq, rxq->cq_head);
+	uint32_t type, i, len;
+
+	if (owner != expected) {
+		if (owner != ((expected - 1) & GDMA_CQE_OWNER_MASK))
+			rxq->stats.cq_overflow++;
+		return false;
+	}
+	rte_rmb();
+	rxq->cq_head++;
+	type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
+	p->dw1 = cqe->data[1];
+	p->i = 0;
+	p->n = 0;
+	switch (type) {
+	case CQE_RX_OKAY:
+	case CQE_RX_COALESCED_4:
+		for (i = 0; i < MANA_RXCQE_PPI_MAX; i++) {
+			len = cqe->data[MANA_RXCQE_PKT_LEN_DW(i)] & MANA_RXCQE_PKT_LEN_MASK;
+			if (len == 0)
+				break;
+			p->len[i] = len;
+			p->hash[i] = cqe->data[MANA_RXCQE_PKT_HASH_DW(i)];
+			if (type == CQE_RX_OKAY) {
+				i++;
+				break;
+			}
+		}
+		p->n = i;
+		if (type == CQE_RX_COALESCED_4)
+			rxq->stats.coalesced_cqes++;
+		if (i == 0) {	/* no packet: the device consumed one WQE */
+			rxq->stats.unknown_cqes++;
+			rx_drop_one(rxq);
+		}
+		break;
+	case CQE_RX_TRUNCATED:
+		rxq->stats.truncated++;
+		rx_drop_one(rxq);
+		break;
+	default:
+		rxq->stats.unknown_cqes++;
+		rx_drop_one(rxq);
+		break;
+	}
+	return true;
+}
+
+uint16_t
+mana_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mana_rxq *rxq = q;
+	struct mana_rx_pending *p = &rxq->pend;
+	struct rte_mbuf *m;
+	uint64_t bytes = 0;
+	uint16_t nb = 0;
+	uint32_t len;
+
+	while (nb < n) {
+		if (p->i == p->n) {
+			if (!rx_poll_cqe(rxq))
+				break;
+			continue;
+		}
+		len = p->len[p->i];
+		if (unlikely(rxq->sw_head == rxq->sw_tail || len > rxq->buf_size)) {
+			/* More packets than posted WQEs or larger than the buffer: device error. */
+			rxq->stats.unknown_cqes++;
+			rx_drop_one(rxq);
+			p->i++;
+			continue;
+		}
+		m = rxq->sw_ring[rxq->sw_tail & rxq->desc_mask];
+		rxq->sw_tail++;
+		rte_prefetch0(rxq->sw_ring[rxq->sw_tail & rxq->desc_mask]);
+		rx_fill_mbuf(rxq, m, p->dw1, len, p->hash[p->i]);
+		p->i++;
+		bytes += len;
+		pkts[nb++] = m;
+	}
+	if (rx_refill(rxq, MANA_RX_REFILL_MIN) > 0)
+		rx_ring_doorbell(rxq);
+	rxq->stats.packets += nb;
+	rxq->stats.bytes += bytes;
+	return nb;
+}
+
+/* ---- control path ---------------------------------------------------- */
+
+static void
+rxq_free(struct mana_rxq *rxq)
+{
+	if (rxq == NULL)
+		return;
+	rte_free(rxq->sw_ring);
+	rte_free(rxq);
+}
+
+void
+mana_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	rxq_free(dev->data->rx_queues[qid]);
+	dev->data->rx_queues[qid] = NULL;
+}
+
+static int
+rx_check_desc(struct mana_priv *priv, uint16_t nb_desc)
+{
+	if (nb_desc < MANA_MIN_DESC || nb_desc > priv->max_desc || !rte_is_power_of_2(nb_desc)) {
+		PMD_DRV_LOG(ERR, "port %u: %u RX descriptors; allowed: a power of two %u..%u",
+			    priv->port_id, nb_desc, MANA_MIN_DESC, priv->max_desc);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		    unsigned int socket, const struct rte_eth_rxconf *conf,
+		    struct rte_mempool *mp)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	uint32_t room = rte_pktmbuf_data_room_size(mp);
+	struct mana_rxq *rxq;
+	int sock = socket == (unsigned int)SOCKET_ID_ANY ? priv->socket : (int)socket;
+	int ret;
+
+	ret = rx_check_desc(priv, nb_desc);
+	if (ret != 0)
+		return ret;
+	if (conf->rx_deferred_start) {
+		PMD_DRV_LOG(ERR, "port %u: deferred RX queue start is not supported",
+			    priv->port_id);
+		return -EINVAL;
+	}
+	if (room <= RTE_PKTMBUF_HEADROOM ||
+	    room - RTE_PKTMBUF_HEADROOM < (uint32_t)dev->data->mtu + MANA_L2_OVERHEAD) {
+		PMD_DRV_LOG(ERR, "port %u: mempool %s buffers (%u bytes after headroom) do not "
+			    "hold an MTU %u frame (%u bytes); scattered RX is not supported",
+			    priv->port_id, mp->name, room > RTE_PKTMBUF_HEADROOM ?
+			    room - RTE_PKTMBUF_HEADROOM : 0, dev->data->mtu,
+			    dev->data->mtu + MANA_L2_OVERHEAD);
+		return -EINVAL;
+	}
+	ret = mana_mr_register_mempool(priv, mp);
+	if (ret != 0)
+		return ret;
+	mana_rx_queue_release(dev, qid);
+	rxq = rte_zmalloc_socket("mana_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE, sock);
+	if (rxq == NULL)
+		return -ENOMEM;
+	rxq->sw_ring = rte_zmalloc_socket("mana_rx_ring", sizeof(*rxq->sw_ring) * nb_desc,
+					  RTE_CACHE_LINE_SIZE, sock);
+	if (rxq->sw_ring == NULL) {
+		rxq_free(rxq);
+		return -ENOMEM;
+	}
+	rxq->nb_desc = nb_desc;
+	rxq->desc_mask = nb_desc - 1;
+	rxq->port_id = dev->data->port_id;
+	rxq->queue_id = qid;
+	rxq->mp = mp;
+	rxq->buf_size = room - RTE_PKTMBUF_HEADROOM;
+	rxq->priv = priv;
+	rxq->socket = sock;
+	mana_mr_cache_init(&rxq->mr_cache);
+	dev->data->rx_queues[qid] = rxq;
+	return 0;
+}
+
+/* CQ (with its completion channel for RX interrupts) and WQ; before the RSS QP. */
+int
+mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr)
+{
+	struct ibv_wq_init_attr wq_attr = {
+		.wq_type = IBV_WQT_RQ,
+		.max_wr = rxq->nb_desc,
+		.max_sge = 1,
+		.pd = priv->parent_pd,
+	};
+	int nvec = priv->ctx->num_comp_vectors > 0 ? priv->ctx->num_comp_vectors : 1;
+
+	if (intr) {
+		rxq->channel = mana_vs_create_comp_channel(priv->ctx);
+		if (rxq->channel == NULL)
+			goto fail;
+	}
+	if (mana_set_buf_allocator(priv, rxq->socket) != 0)
+		goto fail;
+	rxq->cq = mana_vs_create_cq(priv->ctx, rxq->nb_desc, rxq, rxq->channel,
+				    rxq->queue_id % nvec);
+	if (rxq->cq == NULL)
+		goto fail;
+	wq_attr.cq = rxq->cq;
+	if (mana_set_buf_allocator(priv, rxq->socket) != 0)
+		goto fail;
+	rxq->wq = mana_vs_create_wq(priv->ctx, &wq_attr);
+	if (rxq->wq == NULL)
+		goto fail;
+	return 0;
+fail:
+	PMD_DRV_LOG(ERR, "port %u: RX queue %u: creating %s failed: %s", priv->port_id,
+		    rxq->queue_id, rxq->cq == NULL ? (intr && rxq->channel == NULL ?
+		    "completion channel" : "CQ") : "WQ", strerror(errno));
+	mana_rxq_stop(rxq);
+	return -errno;
+}
+
+/* After the RSS QP exists: map the rings, post every descriptor, ring once. */
+int
+mana_rxq_start(struct mana_rxq *rxq)
+{
+	struct manadv_rwq dv_wq;
+	struct manadv_cq dv_cq;
+	struct manadv_obj obj = {
+		.cq = { .in = rxq->cq, .out = &dv_cq },
+		.rwq = { .in = rxq->wq, .out = &dv_wq },
+	};
+	int ret;
+
+	ret = mana_vs_init_obj(&obj, MANADV_OBJ_CQ | MANADV_OBJ_RWQ);
+	if (ret != 0) {
+		PMD_DRV_LOG(ERR, "RX queue %u: manadv_init_obj: %s", rxq->queue_id, strerror(ret));
+		return -ret;
+	}
+	if (dv_cq.count != rxq->nb_desc || !rte_is_power_of_2(dv_wq.size) ||
+	    dv_wq.size < (uint32_t)rxq->nb_desc * GDMA_WQE_BU_SIZE || dv_wq.db_page == NULL) {
+		PMD_DRV_LOG(ERR, "RX queue %u: device rings do not match (CQ %u entries, RQ %u "
+			    "bytes, %u descriptors)", rxq->queue_id, dv_cq.count, dv_wq.size,
+			    rxq->nb_desc);
+		return -EIO;
+	}
+	rxq->cq_ring = dv_cq.buf;
+	rxq->cq_count = dv_cq.count;
+	rxq->cq_head = dv_cq.count;
+	rxq->cq_id = dv_cq.cq_id;
+	rxq->rq_buf = dv_wq.buf;
+	rxq->rq_mask = dv_wq.size - 1;
+	rxq->rq_id = dv_wq.wq_id;
+	rxq->db_page = dv_wq.db_page;
+	rxq->rq_head = 0;
+	rxq->sw_head = 0;
+	rxq->sw_tail = 0;
+	memset(&rxq->pend, 0, sizeof(rxq->pend));
+	mana_mr_cache_init(&rxq->mr_cache);
+	if (rx_refill(rxq, 1) != rxq->nb_desc) {
+		PMD_DRV_LOG(ERR, "RX queue %u: cannot post %u buffers from mempool %s",
+			    rxq->queue_id, rxq->nb_desc, rxq->mp->name);
+		return -ENOMEM;
+	}
+	rx_ring_doorbell(rxq);
+	return 0;
+}
+
+/* Destroy WQ, CQ, channel (the RSS QP and table are gone) and free posted mbufs. */
+void
+mana_rxq_stop(struct mana_rxq *rxq)
+{
+	int ret;
+
+	if (rxq->wq != NULL) {
+		ret = mana_vs_destroy_wq(rxq->wq);
+		if (ret != 0)
+			PMD_DRV_LOG(ERR, "RX queue %u: destroy WQ: %s", rxq->queue_id,
+				    strerror(ret));
+		rxq->wq = NULL;
+	}
+	if (rxq->cq != NULL) {
+		ret = mana_vs_destroy_cq(rxq->cq);
+		if (ret != 0)
+			PMD_DRV_LOG(ERR, "RX queue %u: destroy CQ: %s", rxq->queue_id,
+				    strerror(abs(ret)));
+		rxq->cq = NULL;
+	}
+	if (rxq->channel != NULL) {
+		ret = mana_vs_destroy_comp_channel(rxq->channel);
+		if (ret != 0)
+			PMD_DRV_LOG(ERR, "RX queue %u: destroy channel: %s", rxq->queue_id,
+				    strerror(ret));
+		rxq->channel = NULL;
+	}
+	/* Drain by count: a full ring has head != tail here (contract 12 #8). */
+	while (rxq->sw_tail != rxq->sw_head) {
+		rte_pktmbuf_free_seg(rxq->sw_ring[rxq->sw_tail & rxq->desc_mask]);
+		rxq->sw_tail++;
+	}
+	rxq->cq_ring = NULL;
+	rxq->rq_buf = NULL;
+	rxq->db_page = NULL;
+	rxq->intr_armed = false;
+	memset(&rxq->pend, 0, sizeof(rxq->pend));
+}
+
+/* ---- interrupts, status ---------------------------------------------- */
+
+int
+mana_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct mana_rxq *rxq = dev->data->rx_queues[qid];
+
+	if (rxq == NULL || rxq->channel == NULL || rxq->db_page == NULL)
+		return -EINVAL;
+	rte_wmb();
+	rte_write64_relaxed(gdma_db_cq_arm(rxq->cq_id, rxq->cq_head, rxq->cq_count),
+			    rxq->db_page + GDMA_DB_OFFSET_CQ);
+	rxq->intr_armed = true;
+	return 0;
+}
+
+int
+mana_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct mana_rxq *rxq = dev->data->rx_queues[qid];
+	struct ibv_cq *cq;
+	void *ctx;
+	int ret;
+
+	if (rxq == NULL || rxq->channel == NULL)
+		return -EINVAL;
+	/* One event per arm; none pending (EAGAIN) is normal. */
+	ret = mana_vs_get_cq_event(rxq->channel, &cq, &ctx);
+	if (ret == 0)
+		mana_vs_ack_cq_events(cq, 1);
+	else if (ret != EAGAIN)
+		PMD_DRV_LOG(ERR, "RX queue %u: reading CQ event: %s", qid, strerror(ret));
+	rxq->intr_armed = false;
+	return 0;
+}
+
+/* Packets ready for rx_burst: the pending coalesced ones plus those of ready CQEs. */
+uint32_t
+mana_rx_queue_count(void *q)
+{
+	struct mana_rxq *rxq = q;
+	uint32_t c = rxq->cq_head, n = rxq->pend.n - rxq->pend.i, k, i, type;
+	const struct gdma_cqe *cqe;
+
+	if (rxq->cq_ring == NULL)
+		return 0;
+	for (k = 0; k < rxq->cq_count; k++, c++) {
+		cqe = &rxq->cq_ring[c & rxq->desc_mask];
+		if (GDMA_GET(__atomic_load_n(&cqe->info, __ATOMIC_ACQUIRE), GDMA_CQE_OWNER) !=
+		    rx_owner_expected(rxq, c))
+			break;
+		type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
+		if (type == CQE_RX_OKAY)
+			n++;
+		else if (type == CQE_RX_COALESCED_4)
+			for (i = 0; i < MANA_RXCQE_PPI_MAX &&
+			     (cqe->data[MANA_RXCQE_PKT_LEN_DW(i)] & MANA_RXCQE_PKT_LEN_MASK); i++)
+				n++;
+	}
+	return RTE_MIN(n, rxq->sw_head - rxq->sw_tail);
+}
+
+int
+mana_rx_descriptor_status(void *q, uint16_t offset)
+{
+	struct mana_rxq *rxq = q;
+
+	if (offset >= rxq->nb_desc)
+		return -EINVAL;
+	if (offset < mana_rx_queue_count(rxq))
+		return RTE_ETH_RX_DESC_DONE;
+	if (offset < rxq->sw_head - rxq->sw_tail)
+		return RTE_ETH_RX_DESC_AVAIL;
+	return RTE_ETH_RX_DESC_UNAVAIL;
+}
+
+void
+mana_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info *qinfo)
+{
+	struct mana_rxq *rxq = dev->data->rx_queues[qid];
+
+	qinfo->mp = rxq->mp;
+	qinfo->nb_desc = rxq->nb_desc;
+	qinfo->scattered_rx = 0;
+	qinfo->rx_buf_size = rxq->buf_size;
+	qinfo->conf.offloads = dev->data->dev_conf.rxmode.offloads;
+}
+
+const uint32_t *
+mana_supported_ptypes(struct rte_eth_dev *dev)
+{
+	static const uint32_t ptypes[] = {
+		RTE_PTYPE_L2_ETHER,
+		RTE_PTYPE_L2_ETHER_VLAN,
+		RTE_PTYPE_L2_ETHER_QINQ,
+		RTE_PTYPE_L3_IPV4,
+		RTE_PTYPE_L3_IPV4_EXT,
+		RTE_PTYPE_L3_IPV6,
+		RTE_PTYPE_L4_TCP,
+		RTE_PTYPE_L4_UDP,
+		RTE_PTYPE_L4_FRAG,
+		RTE_PTYPE_UNKNOWN
+	};
+
+	RTE_SET_USED(dev);
+	return ptypes;
+}

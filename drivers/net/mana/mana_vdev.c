@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Virtual front-end: --vdev net_mana<N>[,key=value...] (keys: mana_devargs.c).
+ *
+ * Without ibdev= the port runs on the software device: the model named by
+ * model= (default: the vdev name) is used if it exists, otherwise created
+ * from the devargs and destroyed when the last port of this vdev is closed.
+ * With ibdev= the named rdma-core device (or an existing model device) is
+ * driven. Ethdevs are named "<vdev name>_port<IB port>" (IB port = vPort + 1),
+ * as on PCI, and the remove callback closes every one of them.
+ *
+ * NUMA: queue memory goes to the socket of the queue setup call (default:
+ * the port's); the port's socket is the device's NUMA node (sysfs) for an
+ * rdma-core device, the model's node for an existing model, and for a model
+ * created here the node of engine_cpu if given, else of the probing lcore.
+ * Engine CPU when engine_cpu is not given: the first CPU of that node used by
+ * no EAL lcore, else not pinned (engine_cpu=-1: never pinned; the thread then
+ * inherits the probing thread's affinity, i.e. the main lcore's CPU, and a
+ * busy main lcore starves it).
+ */
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* cpu_set_t, rte_lcore_cpuset() */
+#endif
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <numa.h>
+
+#include <rte_eal.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <bus_vdev_driver.h>
+
+#include "mana_ethdev.h"
+#include "mana_logs.h"
+
+static struct ibv_device *
+mana_find_ibdev(struct ibv_device **list, const char *name)
+{
+	int i;
+
+	for (i = 0; list != NULL && list[i] != NULL; i++)
+		if (strcmp(mana_vs_device_name(list[i]), name) == 0)
+			return list[i];
+	return NULL;
+}
+
+/*
+ * Default engine CPU: the first CPU of the node that no EAL lcore runs on, so
+ * the engine does not share a core with a polling lcore; -1 (not pinned:
+ * the thread inherits the probing thread's affinity) when every CPU is used.
+ */
+static int
+mana_engine_cpu_default(int socket)
+{
+	unsigned int lcore, cpu, ncpu = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
+	rte_cpuset_t used, set;
+
+	CPU_ZERO(&used);
+	RTE_LCORE_FOREACH(lcore) {
+		set = rte_lcore_cpuset(lcore);
+		CPU_OR(&used, &used, &set);
+	}
+	for (cpu = 0; cpu < ncpu && cpu < CPU_SETSIZE; cpu++) {
+		if (CPU_ISSET(cpu, &used))
+			continue;
+		if (socket < 0 || numa_available() < 0 || numa_node_of_cpu(cpu) == socket)
+			return cpu;
+	}
+	return -1;
+}
+
+static int
+mana_vdev_model(const char *vname, const struct mana_devargs *da, struct mana_shared *sh,
+		int *socket)
+{
+	const char *name = da->model[0] != '\0' ? da->model : vname;
+	struct mana_model_config cfg;
+	struct mana_model *m;
+	int ret;
+
+	m = mana_model_find(name);
+	if (m != NULL) {
+		if (da->model_keys) {
+			PMD_INIT_LOG(ERR, "%s: model '%s' exists; ports, wire, engine_cpu, "
+				     "doorbell and rx_coalesce only configure a new one",
+				     vname, name);
+			return -EINVAL;
+		}
+		*socket = mana_model_config(m)->numa_node;
+		return 0;
+	}
+	*socket = rte_socket_id();
+	if (da->engine_cpu >= 0 && numa_available() >= 0)
+		*socket = numa_node_of_cpu(da->engine_cpu);
+	ret = mana_devargs_model_config(da, name, *socket, &cfg);
+	if (ret != 0)
+		return ret;
+	if (!da->engine_cpu_set)
+		cfg.engine_cpu = mana_engine_cpu_default(*socket);
+	m = mana_vs_model_create(&cfg);
+	if (m == NULL) {
+		PMD_INIT_LOG(ERR, "%s: creating software device '%s': %s", vname, name,
+			     strerror(errno));
+		return -errno;
+	}
+	sh->own_model = m;
+	return 0;
+}
+
+static int
+mana_vdev_probe(struct rte_vdev_device *vdev)
+{
+	const char *vname = rte_vdev_device_name(vdev);
+	struct ibv_device **list = NULL, *ibdev;
+	struct mana_devargs da;
+	struct mana_shared *sh;
+	int socket = SOCKET_ID_ANY, ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		PMD_INIT_LOG(ERR, "%s: secondary processes are not supported", vname);
+		return -ENOTSUP;
+	}
+	ret = mana_devargs_parse(rte_vdev_device_args(vdev), MANA_DEVARGS_VDEV, &da);
+	if (ret != 0)
+		return ret;
+	sh = rte_zmalloc("mana_shared", sizeof(*sh), 0);
+	if (sh == NULL)
+		return -ENOMEM;
+	sh->refcnt = 1;		/* the probe's own reference */
+	if (da.ibdev[0] == '\0')
+		ret = mana_vdev_model(vname, &da, sh, &socket);
+	if (ret == 0) {
+		list = mana_vs_get_device_list(NULL);
+		ibdev = mana_find_ibdev(list, da.ibdev[0] != '\0' ? da.ibdev :
+					da.model[0] != '\0' ? da.model : vname);
+		if (ibdev == NULL) {
+			PMD_INIT_LOG(ERR, "%s: no device named %s", vname,
+				     da.ibdev[0] != '\0' ? da.ibdev : "after the model");
+			ret = -ENODEV;
+		} else {
+			if (da.ibdev[0] != '\0')
+				socket = mana_sysfs_numa_node(ibdev);
+			if (socket < 0)
+				socket = rte_socket_id();
+			ret = mana_probe_ports(&vdev->device, ibdev, &da, sh, socket, false);
+		}
+	}
+	if (ret != 0)
+		mana_dev_remove_all(&vdev->device);
+	mana_shared_put(sh);
+	if (list != NULL)
+		mana_vs_free_device_list(list);
+	return ret;
+}
+
+static int
+mana_vdev_remove(struct rte_vdev_device *vdev)
+{
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	return mana_dev_remove_all(&vdev->device);
+}
+
+static struct rte_vdev_driver mana_vdev_driver = {
+	.probe = mana_vdev_probe,
+	.remove = mana_vdev_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(net_mana, mana_vdev_driver);
+RTE_PMD_REGISTER_PARAM_STRING(net_mana,
+	"ibdev=<name> "
+	"model=<name> "
+	"ports=<1-8> "
+	"mac=<xx:xx:xx:xx:xx:xx> "
+	"wire=<none|loop|pair:..|gen..|pcap:..|tap:..> "
+	"engine_cpu=<-1..1023> "
+	"doorbell=<object|shared> "
+	"rx_coalesce=<0|1> "
+	"tx_cqe_suppress=<0|1>");
