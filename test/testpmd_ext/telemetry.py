@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 net_mana authors
+"""The driver's telemetry endpoints from Debian's unmodified dpdk-testpmd with
+the plugin: run it on the software device (2 queues, 100 generated frames,
+rxonly), query /ethdev/mana/* over the telemetry socket (what
+dpdk-telemetry.py does) and check the values.
+
+    telemetry.py --pmd-dir DIR [--testpmd dpdk-testpmd]
+"""
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+failures = []
+
+
+def check(ok, what):
+    print(('ok   ' if ok else 'FAIL ') + what)
+    if not ok:
+        failures.append(what)
+
+
+def query(sock, cmd):
+    sock.send(cmd.encode())
+    return json.loads(sock.recv(1 << 20).decode())[cmd.split(',')[0]]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--pmd-dir', required=True)
+    ap.add_argument('--testpmd', default='dpdk-testpmd')
+    a = ap.parse_args()
+    prefix = 'mana_tel_%d' % os.getpid()
+    env = dict(os.environ, LD_LIBRARY_PATH=a.pmd_dir)
+    cmd = [a.testpmd, '--no-huge', '-m', '512', '-l', '0-1', '--file-prefix', prefix,
+           '-d', 'librte_net_mana.so', '--vdev',
+           'net_mana0,mac=02:00:00:00:00:0a,wire=gen:flows=4:count=100:lossless=1', '--',
+           '--total-num-mbufs=8192', '--rxq=2', '--txq=2', '--forward-mode=rxonly',
+           '--stats-period', '1']
+    print('$ ' + ' '.join(cmd), flush=True)
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    path = '/var/run/dpdk/%s/dpdk_telemetry.v2' % prefix
+    try:
+        sock = None
+        for _ in range(100):
+            if os.path.exists(path):
+                sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+                sock.connect(path)
+                break
+            time.sleep(0.1)
+        check(sock is not None, 'telemetry socket ' + path)
+        if sock is None:
+            return 1
+        sock.recv(1024)
+        for _ in range(100):		# until the 100 frames were received
+            if query(sock, '/ethdev/mana/model,0')['rx_frames'] >= 100:
+                break
+            time.sleep(0.1)
+        port = query(sock, '/ethdev/mana/port,0')
+        print(port)
+        check(port['backend'] == 'model' and port['ibdev'] == 'net_mana0',
+              'port: model device net_mana0')
+        check(port['mac'] == '02:00:00:00:00:0a' and port['started'] == 1,
+              'port: MAC and started')
+        check(port['nb_rxq'] == 2 and port['doorbell_pages'] == 4, 'port: 2 queues, 4 doorbells')
+        check(port['mr_count'] >= 1 and len(port['mr_table']) == port['mr_count'],
+              'port: MR table listed')
+        rss = query(sock, '/ethdev/mana/rss,0')
+        print(rss)
+        check(rss['key'].startswith('2cc681d15bdbf4f7'), 'rss: default key')
+        check(rss['reta'] == [i % 2 for i in range(64)], 'rss: 64 entries alternate 0,1')
+        check(len(set(rss['wq_id'])) == 2 and 0 not in rss['wq_id'], 'rss: two RQ ids')
+        model = query(sock, '/ethdev/mana/model,0')
+        check(model['rx_frames'] == 100 and model['wire_gen_frames'] == 100,
+              'model: 100 frames generated and delivered')
+        for q in (0, 1):
+            rxq = query(sock, '/ethdev/mana/rxq,0,%d' % q)
+            print(rxq)
+            check(rxq['running'] == 1 and rxq['wq_id'] in rss['wq_id'],
+                  'rxq %d: running, RQ id in the RSS table' % q)
+            check(rxq['cq_count'] == 256 and rxq['cq_index'] == rxq['cq_head'] % 256,
+                  'rxq %d: CQ position' % q)
+        txq = query(sock, '/ethdev/mana/txq,0,0')
+        check(txq['running'] == 1 and txq['free_desc'] == txq['nb_desc'], 'txq 0: idle')
+        check(query(sock, '/ethdev/mana/port,9') is None, 'port 9: no answer')
+        sock.close()
+    finally:
+        p.terminate()
+        out, _ = p.communicate(timeout=30)
+        print(out.decode(errors='replace')[-2000:])
+    print('telemetry: %s' % ('FAILED' if failures else 'passed'))
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
