@@ -104,7 +104,7 @@ void mana_model_config_init(struct mana_model_config *cfg, const char *name);
  *   none | loop | pair:<port> | pair:<device>/<port>
  *   gen[:flows=N][:len=N][:proto=udp|tcp][:ipv6=0|1][:rate=PPS][:count=N]
  *      [:lossless=0|1][:dmac=02-00-00-00-00-01][:dip=a.b.c.d][:seed=N]
- *      (len: bytes without FCS, at least the headers plus the 16-byte pattern:
+ *      (len: bytes without FCS, at least the headers plus the 12-byte pattern header:
  *      60 UDP/IPv4, 66 TCP/IPv4, 74 UDP/IPv6, 86 TCP/IPv6)
  *   pcap:rx=<file>[:tx=<file>][:loop=0|1] | pcap:tx=<file>
  *   tap:<ifname>
