@@ -152,8 +152,14 @@ mana_rx_intr_vec_disable(struct rte_eth_dev *dev)
 
 	if (priv->rxq_intr == NULL)
 		return;
+	/*
+	 * Only take the fds out of the epoll sets: they belong to the completion
+	 * channels, which close them. rte_intr_efd_disable() would close them
+	 * here too (max_intr > nb_efd), and the channel's own close a moment
+	 * later could then hit an fd number reused by another thread.
+	 */
+	rte_intr_free_epoll_fd(priv->rxq_intr);
 	rte_intr_vec_list_free(priv->rxq_intr);
-	rte_intr_efd_disable(priv->rxq_intr);
 	rte_intr_nb_efd_set(priv->rxq_intr, 0);
 	rte_intr_max_intr_set(priv->rxq_intr, 0);
 }

@@ -133,9 +133,14 @@ rss_table_create(struct mana_priv *priv)
 		wqs[i] = rxq->wq;
 	}
 	tbl = mana_vs_create_rwq_ind_table(priv->ctx, &attr);
-	if (tbl == NULL)
+	if (tbl == NULL) {
+		/* Callers return -errno: keep it across the log call, never 0. */
+		int err = errno != 0 ? errno : EIO;
+
 		PMD_DRV_LOG(ERR, "port %u: create indirection table of %u WQs: %s",
-			    priv->port_id, priv->reta_period, strerror(errno));
+			    priv->port_id, priv->reta_period, strerror(err));
+		errno = err;
+	}
 	return tbl;
 }
 
@@ -157,8 +162,12 @@ rss_qp_create(struct mana_priv *priv, struct ibv_rwq_ind_table *tbl)
 	};
 	struct ibv_qp *qp = mana_vs_create_qp_ex(priv->ctx, &attr);
 
-	if (qp == NULL)
-		PMD_DRV_LOG(ERR, "port %u: create RSS QP: %s", priv->port_id, strerror(errno));
+	if (qp == NULL) {
+		int err = errno != 0 ? errno : EIO;	/* as in rss_table_create */
+
+		PMD_DRV_LOG(ERR, "port %u: create RSS QP: %s", priv->port_id, strerror(err));
+		errno = err;
+	}
 	return qp;
 }
 

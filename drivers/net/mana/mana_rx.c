@@ -382,31 +382,37 @@ mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr)
 		.pd = priv->parent_pd,
 	};
 	int nvec = priv->ctx->num_comp_vectors > 0 ? priv->ctx->num_comp_vectors : 1;
+	int err;
 
 	if (intr) {
 		rxq->channel = mana_vs_create_comp_channel(priv->ctx);
 		if (rxq->channel == NULL)
 			goto fail;
 	}
-	if (mana_set_buf_allocator(priv, rxq->socket) != 0)
-		goto fail;
+	err = mana_set_buf_allocator(priv, rxq->socket);
+	if (err != 0)
+		goto fail_err;
 	rxq->cq = mana_vs_create_cq(priv->ctx, rxq->nb_desc, rxq, rxq->channel,
 				    rxq->queue_id % nvec);
 	if (rxq->cq == NULL)
 		goto fail;
 	wq_attr.cq = rxq->cq;
-	if (mana_set_buf_allocator(priv, rxq->socket) != 0)
-		goto fail;
+	err = mana_set_buf_allocator(priv, rxq->socket);
+	if (err != 0)
+		goto fail_err;
 	rxq->wq = mana_vs_create_wq(priv->ctx, &wq_attr);
 	if (rxq->wq == NULL)
 		goto fail;
 	return 0;
 fail:
+	/* Saved now: logging and the destroy calls below may change errno. */
+	err = errno != 0 ? errno : EIO;
 	PMD_DRV_LOG(ERR, "port %u: RX queue %u: creating %s failed: %s", priv->port_id,
 		    rxq->queue_id, rxq->cq == NULL ? (intr && rxq->channel == NULL ?
-		    "completion channel" : "CQ") : "WQ", strerror(errno));
+		    "completion channel" : "CQ") : "WQ", strerror(err));
+fail_err:
 	mana_rxq_stop(rxq);
-	return -errno;
+	return -err;
 }
 
 /* After the RSS QP exists: map the rings, post every descriptor, ring once. */

@@ -464,14 +464,16 @@ mana_txq_start(struct mana_priv *priv, struct mana_txq *txq)
 			.max_send_sge = txq->max_sge,
 		},
 	};
+	int err;
 
 	if (mana_set_buf_allocator(priv, txq->socket) != 0)
 		return -EINVAL;
 	txq->cq = mana_vs_create_cq(priv->ctx, txq->nb_desc, txq, NULL, 0);
 	if (txq->cq == NULL) {
+		err = errno != 0 ? errno : EIO;	/* before logging can change it */
 		PMD_DRV_LOG(ERR, "port %u: TX queue %u: create CQ: %s", priv->port_id,
-			    txq->queue_id, strerror(errno));
-		return -errno;
+			    txq->queue_id, strerror(err));
+		return -err;
 	}
 	attr.send_cq = txq->cq;
 	attr.recv_cq = txq->cq;
@@ -479,10 +481,11 @@ mana_txq_start(struct mana_priv *priv, struct mana_txq *txq)
 		return -EINVAL;
 	txq->qp = mana_vs_create_qp(priv->parent_pd, &attr);
 	if (txq->qp == NULL) {
+		err = errno != 0 ? errno : EIO;
 		PMD_DRV_LOG(ERR, "port %u: TX queue %u: create RAW QP: %s%s", priv->port_id,
-			    txq->queue_id, strerror(errno), errno == ENODEV ?
+			    txq->queue_id, strerror(err), err == ENODEV ?
 			    " (is the kernel netdev of this port up?)" : "");
-		return -errno;
+		return -err;
 	}
 	txq->offloads |= priv->dev_data->dev_conf.txmode.offloads;
 	mana_mr_cache_init(&txq->mr_cache);
@@ -502,6 +505,12 @@ mana_txq_stop(struct mana_txq *txq)
 				    strerror(abs(ret)));
 		txq->qp = NULL;
 	}
+	/*
+	 * The CQ ring is still mapped: count what the device completed before the
+	 * QP went away, so packets that did go out are not missing from the stats.
+	 */
+	if (txq->cq_ring != NULL)
+		tx_complete(txq, UINT32_MAX);
 	if (txq->cq != NULL) {
 		ret = mana_vs_destroy_cq(txq->cq);
 		if (ret != 0)
