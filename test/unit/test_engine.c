@@ -1188,6 +1188,82 @@ test_drop_next_and_stats_reset(void)
 	h_close(&h);
 }
 
+/*
+ * Contract 6 ("ids"): the hardware RQ and CQ objects live and die with the
+ * RSS QP. A new RSS QP over the same WQs gets new ids, an RQ that starts at
+ * BU 0 with nothing posted and a CQ that starts at slot 0, owner lap 1.
+ */
+static void
+test_rss_qp_recreate(void)
+{
+	struct mana_model_port_stats st0, st;
+	const struct gdma_cqe *ring;
+	struct manadv_obj obj;
+	struct rx_pkt p[4];
+	uint32_t old_wq, old_cq, i;
+	uint8_t fr[256];
+	size_t len = udp_frame(fr, 21, 40);
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, false));
+	h_rx_post(&h, 0, 8, SLOT);
+	inject_burst(&h, 3, 40);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, p, 4), 3);
+	CHECK_EQ(p[2].wqe_off, 64);
+	old_wq = h.rx.dv[0].wq_id;
+	old_cq = h.rx.cq[0].dv.cq_id;
+	/* destroy the RSS QP (5 WQEs still posted), then a new one over the same WQs */
+	REQUIRE_EQ(mana_vs_destroy_qp(h.rx.qp), 0);
+	h.rx.qp = fx_rss_qp(&h.f, 0, h.rx.ind, key);
+	REQUIRE_NOT_NULL(h.rx.qp);
+	memset(h.rx.cq[0].dv.buf, 0, (size_t)h.rx.cq[0].dv.count * GDMA_CQE_SIZE);
+	memset(&obj, 0, sizeof(obj));
+	obj.cq.in = h.rx.cq[0].cq;
+	obj.cq.out = &h.rx.cq[0].dv;
+	obj.rwq.in = h.rx.wq[0];
+	obj.rwq.out = &h.rx.dv[0];
+	REQUIRE_EQ(mana_vs_init_obj(&obj, MANADV_OBJ_CQ | MANADV_OBJ_RWQ), 0);
+	CHECK_NE(h.rx.dv[0].wq_id, 0);
+	CHECK_NE(h.rx.cq[0].dv.cq_id, 0);
+	CHECK_NE(h.rx.dv[0].wq_id, old_wq);
+	CHECK_NE(h.rx.cq[0].dv.cq_id, old_cq);
+	/* the WQEs posted before are forgotten: a frame finds nothing */
+	st0 = fx_stats(&h.f, 0);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_drop_no_wqe - st0.rx_drop_no_wqe, 1);
+	CHECK_EQ(st.rx_frames, st0.rx_frames);
+	/* a doorbell with the old RQ id is refused */
+	fx_db(h.rx.dv[0].db_page, GDMA_DB_OFFSET_RQ, gdma_db_wq(old_wq, h.rx.head[0]));
+	fx_run(&h.f);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.db_rejected - st0.db_rejected, 1);
+	/* the driver re-posts from BU 0 and consumes from C = count */
+	h.rx.head[0] = 0;
+	h.posted[0] = 0;
+	h.done[0] = 0;
+	fx_cqv_init(&h.rx.cq[0]);
+	h_rx_post(&h, 0, 2, SLOT);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	ring = (const struct gdma_cqe *)h.rx.cq[0].dv.buf;
+	CHECK_EQ(GDMA_GET(ring[0].info, GDMA_CQE_OWNER), 1);
+	CHECK_EQ(GDMA_GET(ring[0].info, GDMA_CQE_WQ_NUM), h.rx.dv[0].wq_id);
+	for (i = 1; i < h.rx.cq[0].dv.count; i++)
+		CHECK_MSG(ring[i].info == 0, "CQE written at slot %u", i);
+	REQUIRE_EQ(h_rx_collect(&h, p, 4), 1);
+	CHECK_EQ(p[0].type, CQE_RX_OKAY);
+	CHECK_EQ(p[0].wqe_off, 0);
+	CHECK_EQ(p[0].len, len);
+	CHECK_MEM(p[0].data, fr, len);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_frames - st0.rx_frames, 1);
+	CHECK_EQ(st.queue_errors, st0.queue_errors);
+	h_close(&h);
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_tx_cqe_fields),
 	UNIT_TEST(test_owner_laps),
@@ -1209,6 +1285,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_csum_offload),
 	UNIT_TEST(test_link_down),
 	UNIT_TEST(test_drop_next_and_stats_reset),
+	UNIT_TEST(test_rss_qp_recreate),
 };
 
 UNIT_MAIN(tests)

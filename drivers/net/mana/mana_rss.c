@@ -12,11 +12,13 @@
  * reta[i mod P]. reta_update accepts exactly the tables of that shape and
  * refuses any other with -EINVAL and the reason.
  *
- * Key, hash types and RETA may change at any time. While the port is stopped
- * they are stored and used at the next start. While it runs, a new
- * indirection table is built over the same WQs and the RSS QP is replaced
- * (rss_swap); posted buffers stay where they are. The datapath is not
- * paused, but frames arriving during the swap may be dropped by the device.
+ * Key, hash types and RETA change only while the port is stopped: they are
+ * stored and applied by the next start, and rss_hash_conf_get/reta_query
+ * report the stored values (the effective ones once started). On a started
+ * port both updates return -EBUSY: the kernel creates the hardware RQ and CQ
+ * objects with the RSS QP and destroys them with it (contract section 6,
+ * "ids"), so replacing the RSS QP would restart every RQ and CQ from index 0
+ * under a running datapath, with new ids, and lose the posted buffers.
  * rx_hash_fields_mask follows rss_hf, though the device ignores it (the hash
  * input is the device's choice, reported per packet).
  */
@@ -208,90 +210,32 @@ mana_rss_destroy(struct mana_priv *priv)
 	}
 }
 
-/* The RQ ids come with the RSS QP (contract section 6): pick up any change. */
-static void
-rss_refresh_rq_ids(struct mana_priv *priv)
-{
-	struct manadv_rwq dv;
-	struct manadv_obj obj;
-	struct mana_rxq *rxq;
-	uint16_t i;
-
-	for (i = 0; i < priv->dev_data->nb_rx_queues; i++) {
-		rxq = priv->dev_data->rx_queues[i];
-		memset(&obj, 0, sizeof(obj));
-		obj.rwq.in = rxq->wq;
-		obj.rwq.out = &dv;
-		if (mana_vs_init_obj(&obj, MANADV_OBJ_RWQ) == 0 && dv.wq_id != rxq->rq_id) {
-			PMD_DRV_LOG(WARNING, "port %u: RX queue %u id changed %u -> %u",
-				    priv->port_id, i, rxq->rq_id, dv.wq_id);
-			rxq->rq_id = dv.wq_id;
-		}
-	}
-}
-
-/*
- * Apply the current key/types/RETA to a running port: the new indirection
- * table is built first, then the RSS QP is replaced (the device allows one
- * RSS QP per vPort, so frames arriving in between are dropped by the
- * device), then the old table goes. The WQs and their posted buffers stay.
- */
+/* A started port keeps its RSS QP (see the top of this file): -EBUSY. */
 static int
-rss_swap(struct mana_priv *priv)
+rss_check_stopped(struct mana_priv *priv)
 {
-	struct ibv_rwq_ind_table *tbl;
-	int ret;
-
 	if (!priv->started)
 		return 0;
-	tbl = rss_table_create(priv);
-	if (tbl == NULL)
-		return -errno;
-	if (priv->rss_qp != NULL) {
-		ret = mana_vs_destroy_qp(priv->rss_qp);
-		if (ret != 0)
-			PMD_DRV_LOG(ERR, "port %u: destroy RSS QP: %s", priv->port_id,
-				    strerror(abs(ret)));
-		priv->rss_qp = NULL;
-	}
-	priv->rss_qp = rss_qp_create(priv, tbl);
-	if (priv->rss_qp == NULL) {
-		ret = -errno;
-		mana_vs_destroy_rwq_ind_table(tbl);
-		/* Back to the old table: the caller restores the old settings. */
-		priv->rss_qp = rss_qp_create(priv, priv->ind_table);
-		return ret;
-	}
-	ret = mana_vs_destroy_rwq_ind_table(priv->ind_table);
-	if (ret != 0)
-		PMD_DRV_LOG(ERR, "port %u: destroy indirection table: %s", priv->port_id,
-			    strerror(ret));
-	priv->ind_table = tbl;
-	rss_refresh_rq_ids(priv);
-	return 0;
+	PMD_DRV_LOG(ERR, "port %u: stop the port to change the RSS table/key: MANA recreates "
+		    "the receive queues with the RSS QP", priv->port_id);
+	return -EBUSY;
 }
 
 int
 mana_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
 {
 	struct mana_priv *priv = mana_priv(dev);
-	uint8_t old_key[MANA_RSS_KEY_LEN];
-	uint64_t old_hf = priv->rss_hf;
 	int ret;
 
-	ret = rss_check_conf(priv, conf);
+	ret = rss_check_stopped(priv);
+	if (ret == 0)
+		ret = rss_check_conf(priv, conf);
 	if (ret != 0)
 		return ret;
-	memcpy(old_key, priv->rss_key, MANA_RSS_KEY_LEN);
 	if (conf->rss_key != NULL)
 		memcpy(priv->rss_key, conf->rss_key, MANA_RSS_KEY_LEN);
 	priv->rss_hf = conf->rss_hf;
-	ret = rss_swap(priv);
-	if (ret != 0) {
-		memcpy(priv->rss_key, old_key, MANA_RSS_KEY_LEN);
-		priv->rss_hf = old_hf;
-	}
-	return ret;
+	return 0;
 }
 
 int
@@ -346,11 +290,13 @@ mana_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
 {
 	struct mana_priv *priv = mana_priv(dev);
 	uint16_t nrx = dev->data->nb_rx_queues;
-	uint16_t t[MANA_RETA_SIZE], old[MANA_MAX_RXQ];
+	uint16_t t[MANA_RETA_SIZE];
 	uint16_t i, idx, bit;
-	bool old_set = priv->reta_set;
 	int ret;
 
+	ret = rss_check_stopped(priv);
+	if (ret != 0)
+		return ret;
 	if (size != MANA_RETA_SIZE || nrx == 0 || priv->reta_period != nrx) {
 		PMD_DRV_LOG(ERR, "port %u: RETA size %u (must be %u) on a configured port",
 			    priv->port_id, size, MANA_RETA_SIZE);
@@ -365,15 +311,9 @@ mana_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
 	ret = reta_check(priv, t, nrx);
 	if (ret != 0)
 		return ret;
-	memcpy(old, priv->reta, sizeof(old));
 	memcpy(priv->reta, t, sizeof(uint16_t) * nrx);
 	priv->reta_set = true;
-	ret = rss_swap(priv);
-	if (ret != 0) {
-		memcpy(priv->reta, old, sizeof(old));
-		priv->reta_set = old_set;
-	}
-	return ret;
+	return 0;
 }
 
 int

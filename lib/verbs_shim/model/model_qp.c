@@ -378,6 +378,38 @@ mana_model_create_qp_ex(struct ibv_context *c, struct ibv_qp_init_attr_ex *attr)
 
 /* ---- destroy -------------------------------------------------------------------- */
 
+/*
+ * The kernel creates the hardware RQ and CQ objects of a WQ only when an RSS
+ * QP is created over it, and destroys them with that QP (contract 6, "ids"):
+ * the device-side state of the RQ and its CQ ends here. A later RSS QP over
+ * the same WQ gets new objects: new ids, the RQ consumer and last doorbell
+ * back at BU 0 of the ring, the CQ producer back at count (slot 0, owner lap
+ * 1), no arm, no queue error. Whatever the driver posted before is forgotten;
+ * the ring memory keeps its bytes, so a driver that keeps its old producer
+ * head rings a doorbell the new RQ reads from offset 0 (or rejects as too far
+ * ahead), and a driver that keeps its CQ consumer index waits on the wrong
+ * slot or owner bits. RAW TX QPs keep their CQ state (no change).
+ */
+static void
+mm_rq_objects_end(struct mm_wq *wq)
+{
+	struct mm_cq *cq = wq->cq;
+
+	wq->rss = NULL;
+	wq->id = 0;
+	wq->ibv.wq_num = 0;
+	wq->ring.cons_bu = 0;
+	wq->ring.tail = 0;
+	wq->ring.stopped = false;
+	cq->bound = NULL;
+	cq->id = 0;
+	cq->prod = cq->count;
+	cq->slot = 0;
+	cq->owner = 1;
+	cq->armed = false;
+	cq->arm_at = 0;
+}
+
 static void
 mm_qp_unbind(struct mana_model *m, struct mm_qp *qp)
 {
@@ -388,10 +420,10 @@ mm_qp_unbind(struct mana_model *m, struct mm_qp *qp)
 		struct mm_ind *t = qp->ind;
 		struct mm_qp *it;
 
-		for (uint32_t i = 0; i < (1u << t->log); i++) {
-			t->wqs[i]->rss = NULL;
-			t->wqs[i]->cq->bound = NULL;
-		}
+		if (m->rxp.n != 0 && m->rxp.wq->rss == qp)
+			mm_rx_flush(m);
+		for (uint32_t i = 0; i < (1u << t->log); i++)
+			mm_rq_objects_end(t->wqs[i]);
 		t->users--;
 		if (p->rss == qp) {
 			p->rss = NULL;
