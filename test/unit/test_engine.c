@@ -1264,6 +1264,52 @@ test_rss_qp_recreate(void)
 	h_close(&h);
 }
 
+/* Per-queue counters, found by the ids manadv_init_obj reports. */
+static void
+test_queue_stats(void)
+{
+	struct mana_model_queue_stats sq, rq0, rq1;
+	uint8_t fr[128];
+	uint32_t len = (uint32_t)udp_frame(fr, 6, 40);
+	struct rx_pkt p[8];
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, false));
+	CHECK_EQ(mana_model_queue_stats(h.f.m, 0, &sq), -EINVAL);
+	CHECK_EQ(mana_model_queue_stats(h.f.m, 0xFFFFFF, &sq), -ENOENT);
+	h_rx_post(&h, 0, 2, SLOT);
+	CHECK_EQ(mana_model_inject_tx_error(h.f.m, 0, CQE_TX_SA_DROP, 1), 0);
+	h_tx(&h, fr, len, NULL, false);		/* error CQE, not sent */
+	h_tx(&h, fr, len, NULL, false);
+	h_tx(&h, fr, len, NULL, false);
+	h_tx(&h, fr, len, NULL, false);		/* no WQE left on the RQ */
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, p, 8), 2);
+	REQUIRE_EQ(mana_model_queue_stats(h.f.m, h.tx.dv.sq_id, &sq), 0);
+	CHECK(sq.is_sq);
+	CHECK_EQ(sq.port, 0);
+	CHECK_EQ(sq.frames, 3);
+	CHECK_EQ(sq.bytes, 3 * len);
+	CHECK_EQ(sq.err_cqes, 1);
+	CHECK_EQ(sq.cqes, 4);
+	REQUIRE_EQ(mana_model_queue_stats(h.f.m, h.rx.dv[0].wq_id, &rq0), 0);
+	CHECK(!rq0.is_sq);
+	CHECK_EQ(rq0.frames, 2);
+	CHECK_EQ(rq0.bytes, 2 * len);
+	CHECK_EQ(rq0.cqes, 2);
+	CHECK_EQ(rq0.drop_no_wqe, 1);
+	CHECK_EQ(rq0.truncated, 0);
+	/* a truncated frame counts on its queue */
+	h_rx_post(&h, 0, 1, 32);
+	h_tx(&h, fr, len, NULL, false);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, p, 8), 1);
+	REQUIRE_EQ(mana_model_queue_stats(h.f.m, h.rx.dv[0].wq_id, &rq1), 0);
+	CHECK_EQ(rq1.truncated, 1);
+	CHECK_EQ(rq1.frames, 2);
+	h_close(&h);
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_tx_cqe_fields),
 	UNIT_TEST(test_owner_laps),
@@ -1286,6 +1332,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_link_down),
 	UNIT_TEST(test_drop_next_and_stats_reset),
 	UNIT_TEST(test_rss_qp_recreate),
+	UNIT_TEST(test_queue_stats),
 };
 
 UNIT_MAIN(tests)

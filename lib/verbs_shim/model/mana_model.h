@@ -162,10 +162,31 @@ struct mana_model_port_stats {
 	uint64_t wire_sink_frames, wire_sink_bytes;
 	uint64_t wire_sink_bad;			/* bad checksum or corrupted payload */
 	uint64_t wire_sink_csum_ok;		/* sink verified IP and L4 checksums */
+	uint64_t wire_drops;			/* lost on the wire: inbox full, peer gone */
 };
 int mana_model_port_stats(const struct mana_model *m, unsigned int port,
 			  struct mana_model_port_stats *st);
 int mana_model_port_stats_reset(struct mana_model *m, unsigned int port);
+
+/*
+ * Counters of one queue, found by its hardware id (the sq_id or wq_id that
+ * manadv_init_obj reports). An RQ's id and counters end with its RSS QP
+ * (contract 6: the hardware objects are re-created with it).
+ */
+struct mana_model_queue_stats {
+	bool is_sq;
+	unsigned int port;		/* 0-based vPort */
+	uint64_t frames, bytes;		/* SQ: put on the wire; RQ: delivered into WQEs */
+	uint64_t cqes;			/* completions written for this queue */
+	uint64_t err_cqes;		/* SQ: error completions (types 33..41) */
+	uint64_t drop_no_wqe;		/* RQ: frames that found no posted WQE */
+	uint64_t drop_sge;		/* RQ: frames dropped for a bad SGE */
+	uint64_t truncated;		/* RQ: CQE_RX_TRUNCATED completions */
+	uint64_t coalesced_cqes;	/* RQ: type 2 CQEs */
+};
+/* -ENOENT if no live queue has that id. */
+int mana_model_queue_stats(const struct mana_model *m, uint32_t queue_id,
+			   struct mana_model_queue_stats *st);
 
 /* Engine counters: passes, busy passes, and the engine's own CPU time. */
 struct mana_model_engine_stats {

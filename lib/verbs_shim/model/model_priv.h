@@ -118,7 +118,7 @@ struct mm_wq {
 	bool db_own;
 	uint32_t tables;	/* indirection tables holding it */
 	struct mm_qp *rss;	/* RSS QP it is bound to */
-	uint64_t drops_no_wqe;	/* frames dropped: nothing posted */
+	struct mana_model_queue_stats qst;	/* per-queue counters */
 	LIST_ENTRY(mm_wq) link;
 };
 
@@ -161,6 +161,7 @@ struct mm_qp {
 	struct mm_rss_ctx *rss_ctx;	/* Toeplitz lookup tables of key */
 	struct mm_wq *table64[MM_RSS_TABLE_SIZE];
 	struct mm_wq *default_wq;
+	struct mana_model_queue_stats qst;	/* RAW TX QP: per-queue counters */
 	LIST_ENTRY(mm_qp) link;
 };
 

@@ -397,6 +397,7 @@ mm_rq_objects_end(struct mm_wq *wq)
 
 	wq->rss = NULL;
 	wq->id = 0;
+	memset(&wq->qst, 0, sizeof(wq->qst));
 	wq->ibv.wq_num = 0;
 	wq->ring.cons_bu = 0;
 	wq->ring.tail = 0;

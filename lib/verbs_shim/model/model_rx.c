@@ -72,8 +72,11 @@ mm_rx_flush(struct mana_model *m)
 	}
 	d[MANA_RXCQE_WQE_OFFSET_DW] = pd->wqe_off;
 	mm_cq_write(m, pd->wq->cq, d, pd->wq->id, false);
-	if (pd->n > 1)
+	pd->wq->qst.cqes++;
+	if (pd->n > 1) {
 		m->port[pd->wq->rss->port].st.rx_coalesced_cqes++;
+		pd->wq->qst.coalesced_cqes++;
+	}
 	pd->n = 0;
 	pd->wq = NULL;
 }
@@ -168,6 +171,7 @@ mm_rx_wqe(struct mana_model *m, struct mm_port *p, struct mm_wq *wq, uint32_t *c
 		    !(mr->access & IBV_ACCESS_LOCAL_WRITE) || s->address < mr->start ||
 		    s->address > mr->end || s->size > mr->end - s->address) {
 			p->st.rx_drop_sge++;
+			wq->qst.drop_sge++;
 			mm_error(m, MM_LOG_ERR,
 				 "RQ 0x%x WQE at BU %u: SGE %u (addr 0x%llx, lkey 0x%x, "
 				 "%u bytes) not inside a LOCAL_WRITE MR of the WQ's PD: frame "
@@ -223,13 +227,15 @@ mm_port_rx(struct mm_port *p, const uint8_t *frame, uint32_t len)
 	wq = mm_rx_target(p->rss, frame, len, &fi, &parsed, &hash, &ht);
 	if (wq->ring.stopped || mm_ring_empty(&wq->ring)) {
 		p->st.rx_drop_no_wqe++;
-		wq->drops_no_wqe++;
+		wq->qst.drop_no_wqe++;
 		return;
 	}
 	size = mm_rx_wqe(m, p, wq, &cap);
 	if (size == 0) {
-		if (wq->ring.stopped)
+		if (wq->ring.stopped) {
 			p->st.rx_drop_no_wqe++;
+			wq->qst.drop_no_wqe++;
+		}
 		return;
 	}
 	mm_rx_scatter(wq, frame, len);
@@ -238,12 +244,15 @@ mm_port_rx(struct mm_port *p, const uint8_t *frame, uint32_t len)
 	m->frames++;
 	if (len > cap) {
 		p->st.rx_truncated++;
+		wq->qst.truncated++;
 		mm_rx_complete(m, wq, mm_rx_dw1(frame, len, &fi, parsed, ht), wqe_off, len, hash,
 			       true);
 		return;
 	}
 	p->st.rx_frames++;
 	p->st.rx_bytes += len;
+	wq->qst.frames++;
+	wq->qst.bytes += len;
 	mm_rx_complete(m, wq, mm_rx_dw1(frame, len, &fi, parsed, ht), wqe_off, len, hash, false);
 }
 

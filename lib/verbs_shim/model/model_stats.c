@@ -166,9 +166,45 @@ mana_model_port_stats(const struct mana_model *m, unsigned int port,
 		st->wire_sink_bytes = p->wire->sink_bytes;
 		st->wire_sink_bad = p->wire->sink_bad;
 		st->wire_sink_csum_ok = p->wire->sink_csum_ok;
+		st->wire_drops = p->wire->wire_drops;
 	}
 	pthread_mutex_unlock(&mm->lock);
 	return 0;
+}
+
+int
+mana_model_queue_stats(const struct mana_model *m, uint32_t queue_id,
+		       struct mana_model_queue_stats *st)
+{
+	struct mana_model *mm = (struct mana_model *)(uintptr_t)m;
+	struct mm_qp *qp;
+	struct mm_wq *wq;
+	int ret = -ENOENT;
+
+	if (m == NULL || st == NULL || queue_id == 0)
+		return -EINVAL;
+	pthread_mutex_lock(&mm->lock);
+	LIST_FOREACH(qp, &mm->qps, link) {
+		if (!qp->rss && qp->sq_id == queue_id) {
+			*st = qp->qst;
+			st->is_sq = true;
+			st->port = qp->port;
+			ret = 0;
+			goto out;
+		}
+	}
+	LIST_FOREACH(wq, &mm->wqs, link) {
+		if (wq->id == queue_id && wq->rss != NULL) {
+			*st = wq->qst;
+			st->is_sq = false;
+			st->port = wq->rss->port;
+			ret = 0;
+			goto out;
+		}
+	}
+out:
+	pthread_mutex_unlock(&mm->lock);
+	return ret;
 }
 
 int
@@ -186,6 +222,7 @@ mana_model_port_stats_reset(struct mana_model *m, unsigned int port)
 		p->wire->sink_bytes = 0;
 		p->wire->sink_bad = 0;
 		p->wire->sink_csum_ok = 0;
+		p->wire->wire_drops = 0;
 	}
 	pthread_mutex_unlock(&m->lock);
 	return 0;

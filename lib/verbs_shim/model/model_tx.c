@@ -204,6 +204,8 @@ mm_tx_one(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32_t 
 		p->wire->ops->tx(p->wire, m->txbuf, len);
 	p->st.tx_frames++;
 	p->st.tx_bytes += len;
+	qp->qst.frames++;
+	qp->qst.bytes += len;
 	m->frames++;
 	return CQE_TX_OKAY;
 }
@@ -216,6 +218,7 @@ mm_tx_complete(struct mana_model *m, struct mm_qp *qp, uint32_t wqe_bu, uint32_t
 
 	if (type != CQE_TX_OKAY) {
 		m->port[qp->port].st.tx_err[type - CQE_TX_OKAY]++;
+		qp->qst.err_cqes++;
 		mm_error(m, MM_LOG_NOTICE, "SQ 0x%x WQE at BU %u: error CQE %u, vendor_err 0x%x",
 			 qp->sq_id, wqe_bu, type, verr);
 	} else if (suppress) {
@@ -224,6 +227,7 @@ mm_tx_complete(struct mana_model *m, struct mm_qp *qp, uint32_t wqe_bu, uint32_t
 	d[0] = GDMA_SET(MANA_CQE_TYPE, type) | GDMA_SET(MANA_CQE_VENDOR_ERR, verr);
 	d[2] = GDMA_SET(MANA_TXCQE_WQE_OFFSET, wqe_bu & GDMA_QUEUE_OFFSET_MASK);
 	mm_cq_write(m, qp->cq, d, qp->sq_id, true);
+	qp->qst.cqes++;
 }
 
 /* Process the SQ up to its doorbell tail; returns WQEs processed. */
