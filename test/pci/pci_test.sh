@@ -1,0 +1,365 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 net_mana authors
+#
+# Runs Debian's dpdk-testpmd on the driver's PCI front-end (net_mana_pci),
+# with the software device presented as a MANA PCI function:
+#   MANA_MODEL_PCI=<BDF>,...  SYSFS_PCI_DEVICES=<private root>/bus/pci/devices
+# The plugin writes the function (1414:00ba) and its rdma-core device into
+# that private sysfs tree when it is loaded; EAL's PCI scan then finds it and
+# probes it through the PCI driver, exactly as on a VM with the kernel mana
+# driver bound.
+#
+#   pci_test.sh <directory of librte_net_mana.so> <scenario>
+#
+# Scenarios:
+#   probe_fwd    two vPorts wired to each other, io forwarding (start tx_first):
+#                both ports receive and transmit, no errors; names <BDF>_port1/2
+#   mac_select   -a <BDF>,mac=<MAC of vPort 2>: exactly that port is probed
+#   detach       port stop/close all, device detach <BDF>: every port is
+#                released; attaching again gives both ports back
+#   bad_devarg   -a <BDF>,bogus=1: the probe fails, one log line names the key
+#
+# testpmd runs interactively with its commands written to a FIFO; its stdout
+# is line buffered (stdbuf) so the script can poll the output instead of
+# sleeping for fixed times.
+#
+# Exit: 0 pass, 1 fail, 77 skipped (no dpdk-testpmd).
+
+set -u
+
+PMD_DIR=$1
+SCENARIO=$2
+TESTPMD=${TESTPMD:-/usr/bin/dpdk-testpmd}
+DEADLINE_S=${PCI_DEADLINE_S:-25}
+BDF=0000:00:0f.0
+MAC1=02:00:00:0f:00:01
+MAC2=02:00:00:0f:00:02
+
+if [ ! -x "$TESTPMD" ]; then
+	echo "SKIP: $TESTPMD not found"
+	exit 77
+fi
+if [ ! -f "$PMD_DIR/librte_net_mana.so" ]; then
+	echo "FAIL: $PMD_DIR/librte_net_mana.so not built"
+	exit 1
+fi
+
+# Private directory (mode 0700): FIFO, output and the software device's sysfs.
+W=$(mktemp -d "${TMPDIR:-/tmp}/pci_${SCENARIO}.XXXXXX") || exit 1
+OUT=$W/out
+ROOT=$W/sys
+FAILS=0
+TP=
+
+cleanup() {
+	exec 3>&- 2>/dev/null
+	if [ -n "$TP" ] && kill -0 "$TP" 2>/dev/null; then
+		kill "$TP" 2>/dev/null
+		sleep 1
+		kill -9 "$TP" 2>/dev/null
+	fi
+	if [ "$FAILS" -eq 0 ]; then
+		rm -rf "$W"
+	else
+		echo "testpmd output kept in $OUT"
+	fi
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*"
+	FAILS=$((FAILS + 1))
+}
+
+# check <description> <actual> <op> <expected>   (op: -eq -ne -gt -ge -lt -le)
+check() {
+	local what=$1 act=$2 op=$3 exp=$4
+
+	if [ -z "$act" ] || ! [ "$act" "$op" "$exp" ] 2>/dev/null; then
+		fail "$what: got '${act}', expected $op $exp"
+	else
+		echo "ok: $what = $act ($op $exp)"
+	fi
+}
+
+# check_str <description> <actual> <expected>
+check_str() {
+	if [ "$2" != "$3" ]; then
+		fail "$1: got '$2', expected '$3'"
+	else
+		echo "ok: $1 = '$2'"
+	fi
+}
+
+# start_testpmd <MANA_MODEL_PCI> <-a argument> <testpmd application args...>
+start_testpmd() {
+	local model=$1 allow=$2
+
+	shift 2
+	mkdir -p "$ROOT/bus/pci/devices"
+	mkfifo "$W/in"
+	# Opened read-write so that testpmd never sees end of file before `quit`.
+	exec 3<>"$W/in"
+	MANA_MODEL_PCI=$model SYSFS_PCI_DEVICES=$ROOT/bus/pci/devices \
+	LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+	timeout -k 5 $((DEADLINE_S * 2 + 30)) stdbuf -oL -eL "$TESTPMD" -l 0-1 --no-huge -m 1024 \
+		--file-prefix "pci_${SCENARIO}_$$" -d librte_net_mana.so -a "$allow" \
+		--log-level='pmd.net.mana.*:notice' \
+		-- -i --nb-cores=1 --total-num-mbufs=4096 "$@" \
+		<"$W/in" >"$OUT" 2>&1 &
+	TP=$!
+	SECONDS=0
+}
+
+cmd() {
+	echo "$*" >&3
+}
+
+# count_text <fixed string>: how many output lines hold it.
+count_text() {
+	grep -a -c -F -e "$1" "$OUT"
+}
+
+# wait_count <fixed string> <n>: until testpmd has printed it on n lines.
+wait_count() {
+	while [ "$(count_text "$1")" -lt "$2" ]; do
+		if ! kill -0 "$TP" 2>/dev/null; then
+			fail "testpmd exited before printing '$1' ($2 times)"
+			return 1
+		fi
+		if [ "$SECONDS" -ge "$DEADLINE_S" ]; then
+			fail "timeout waiting for '$1' ($2 times)"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+# Runs a show command and waits for its output: `marker` is a line the
+# command prints once (counted before, so an earlier print does not count).
+show() {
+	local marker=$1 n
+
+	shift
+	n=$(count_text "$marker")
+	cmd "$*"
+	wait_count "$marker" $((n + 1))
+}
+
+# summary: runs `show port summary all`; prints "<port> <MAC> <name> <driver>"
+# lines of the last summary (MAC in lower case).
+summary() {
+	show "Number of available ports:" "show port summary all" || return 1
+	# The table follows its header; give it time to be complete.
+	sleep 0.3
+	awk '
+		/Number of available ports:/ { n = 0; delete rows; next }
+		# (mawk has no {n} intervals: a MAC is 17 characters, 6 hex pairs)
+		$1 ~ /^[0-9]+$/ && length($2) == 17 && split($2, b, ":") == 6 &&
+		$2 ~ /^[0-9A-Fa-f:]+$/ {
+			rows[n++] = $1 " " tolower($2) " " $3 " " $4
+		}
+		END { for (i = 0; i < n; i++) print rows[i] }' "$OUT"
+}
+
+# Number given in the last "Number of available ports: N" line.
+nb_ports_printed() {
+	grep -a -o -E "Number of available ports: [0-9]+" "$OUT" | tail -n 1 | awk '{ print $5 }'
+}
+
+# block_val <header> <port> <key>: value after "key:" in the last block whose
+# header line holds "<header> <port> " (forward or NIC statistics).
+block_val() {
+	awk -v hdr="$1 $2 " -v key="$3:" '
+		index($0, hdr) { inb = 1; next }
+		inb && (/^ *[-#+]+ *$/ || /statistics for/) { inb = 0 }
+		inb { for (i = 1; i < NF; i++) if ($i == key) val = $(i + 1) }
+		END { print val }' "$OUT"
+}
+
+nic() {
+	block_val "NIC statistics for port" "$1" "$2"
+}
+
+# sysfs_mac <dev_port>: the MAC the software device wrote for that netdev.
+sysfs_mac() {
+	local d
+
+	for d in "$ROOT/bus/pci/devices/$BDF"/net/*; do
+		if [ "$(cat "$d/dev_port" 2>/dev/null)" = "$1" ]; then
+			tr 'A-F' 'a-f' <"$d/address"
+			return
+		fi
+	done
+}
+
+# The tree the plugin wrote when it was loaded: function, its netdevs' MACs.
+check_sysfs() {
+	local dir=$ROOT/bus/pci/devices/$BDF
+
+	check_str "sysfs $BDF vendor:device" \
+		"$(cat "$dir/vendor" 2>/dev/null):$(cat "$dir/device" 2>/dev/null)" "0x1414:0x00ba"
+	check_str "sysfs dev_port 0 address" "$(sysfs_mac 0)" "$MAC1"
+	check_str "sysfs dev_port 1 address" "$(sysfs_mac 1)" "$MAC2"
+}
+
+# Quit testpmd; checks its exit, the log, and that the plugin removed the
+# software device's function from the sysfs tree when it was unloaded.
+quit_testpmd() {
+	local rc
+
+	cmd "quit"
+	wait "$TP"
+	rc=$?
+	TP=
+	check "testpmd exit status" "$rc" -eq 0
+	if ! grep -a -q "^Bye" "$OUT"; then
+		fail "testpmd did not finish normally"
+	fi
+	if [ -e "$ROOT/bus/pci/devices/$BDF" ]; then
+		fail "software device's PCI function left in $ROOT after exit"
+	fi
+}
+
+# No driver error, no failed testpmd operation.
+check_no_errors() {
+	if grep -a -E "mana.*(ERR|error)|device fatal|CQ overflow|[Ff]ail|not stopped|Invalid" \
+	   "$OUT" | grep -a -v -E "^(testpmd> )?[a-z_0-9]+: [0-9]+$" | grep -q .; then
+		fail "errors in the log:"
+		grep -a -E "mana.*(ERR|error)|device fatal|CQ overflow|[Ff]ail|not stopped|Invalid" \
+			"$OUT" | head -5
+	else
+		echo "ok: no errors in the log"
+	fi
+}
+
+# check_ports <summary lines> <expected "<port> <mac> <name> <driver>" lines...>
+check_ports() {
+	local got=$1 want
+
+	shift
+	want=$(printf '%s\n' "$@")
+	if [ "$got" != "$want" ]; then
+		fail "ports: got [${got//$'\n'/; }], expected [${want//$'\n'/; }]"
+	else
+		echo "ok: ports [${got//$'\n'/; }]"
+	fi
+}
+
+MODEL2="$BDF,ports=2,mac=$MAC1,mac=$MAC2"
+
+run_probe_fwd() {
+	local p rx tx
+
+	start_testpmd "$MODEL2,wire=pair:1,wire=pair:0" "$BDF" --forward-mode=io
+	check_ports "$(summary)" \
+		"0 $MAC1 ${BDF}_port1 net_mana_pci" "1 $MAC2 ${BDF}_port2 net_mana_pci"
+	check_sysfs
+	cmd "start tx_first"
+	# Poll until both ports have received and sent packets.
+	while :; do
+		show "NIC statistics for port 1" "show port stats all" || break
+		sleep 0.3
+		if [ "$(nic 0 RX-packets)" -gt 1000 ] 2>/dev/null &&
+		   [ "$(nic 1 RX-packets)" -gt 1000 ] 2>/dev/null &&
+		   [ "$(nic 0 TX-packets)" -gt 1000 ] 2>/dev/null &&
+		   [ "$(nic 1 TX-packets)" -gt 1000 ] 2>/dev/null; then
+			break
+		fi
+		if [ "$SECONDS" -ge "$DEADLINE_S" ]; then
+			fail "timeout waiting for traffic on both ports"
+			break
+		fi
+		sleep 0.5
+	done
+	show "Accumulated forward statistics" "stop"
+	show "NIC statistics for port 1" "show port stats all"
+	sleep 0.3
+	quit_testpmd
+	for p in 0 1; do
+		rx=$(nic $p RX-packets)
+		tx=$(nic $p TX-packets)
+		check "port $p RX-packets" "$rx" -gt 0
+		check "port $p TX-packets" "$tx" -gt 0
+		check "port $p RX-errors" "$(nic $p RX-errors)" -eq 0
+		check "port $p RX-missed" "$(nic $p RX-missed)" -eq 0
+		check "port $p TX-errors" "$(nic $p TX-errors)" -eq 0
+		check "port $p RX-bytes" "$(nic $p RX-bytes)" -gt 0
+	done
+	check_no_errors
+}
+
+run_mac_select() {
+	start_testpmd "$MODEL2" "$BDF,mac=$MAC2"
+	check_ports "$(summary)" "0 $MAC2 ${BDF}_port2 net_mana_pci"
+	check "ports probed" "$(nb_ports_printed)" -eq 1
+	check_sysfs
+	quit_testpmd
+	check_no_errors
+}
+
+run_detach() {
+	start_testpmd "$MODEL2" "$BDF"
+	check_ports "$(summary)" \
+		"0 $MAC1 ${BDF}_port1 net_mana_pci" "1 $MAC2 ${BDF}_port2 net_mana_pci"
+	show "Done" "port stop all"
+	show "Done" "port close all"
+	show "Now total ports is" "device detach $BDF"
+	check_str "detach message" \
+		"$(grep -a -o -E "Device $BDF is detached" "$OUT" | tail -n 1)" \
+		"Device $BDF is detached"
+	check "ports after detach (testpmd)" \
+		"$(grep -a -o -E "Now total ports is [0-9]+" "$OUT" | tail -n 1 | awk '{ print $5 }')" \
+		-eq 0
+	check_ports "$(summary)"
+	check "ports after detach (summary)" "$(nb_ports_printed)" -eq 0
+	# Everything was released: the function probes again with both ports.
+	show "Now total ports is" "port attach $BDF"
+	check_ports "$(summary)" \
+		"0 $MAC1 ${BDF}_port1 net_mana_pci" "1 $MAC2 ${BDF}_port2 net_mana_pci"
+	quit_testpmd
+	check_no_errors
+}
+
+run_bad_devarg() {
+	local lines
+
+	start_testpmd "$MODEL2" "$BDF,bogus=1"
+	check_ports "$(summary)"
+	check "ports probed" "$(nb_ports_printed)" -eq 0
+	quit_testpmd
+	lines=$(grep -a -c "bogus" "$OUT")
+	check "log lines naming 'bogus'" "$lines" -eq 1
+	check "driver error line for key 'bogus'" \
+		"$(grep -a -c -E "MANA.*unknown key 'bogus'|mana.*unknown key 'bogus'" "$OUT")" -eq 1
+	check "EAL refused the device" \
+		"$(grep -a -c -F "Requested device $BDF cannot be used" "$OUT")" -eq 1
+	grep -a "bogus" "$OUT"
+}
+
+case "$SCENARIO" in
+probe_fwd)
+	run_probe_fwd
+	;;
+mac_select)
+	run_mac_select
+	;;
+detach)
+	run_detach
+	;;
+bad_devarg)
+	run_bad_devarg
+	;;
+*)
+	echo "unknown scenario $SCENARIO"
+	exit 1
+	;;
+esac
+
+if [ "$FAILS" -ne 0 ]; then
+	echo "$SCENARIO: $FAILS check(s) failed"
+	exit 1
+fi
+echo "$SCENARIO: all checks passed ($SECONDS s)"
+exit 0
