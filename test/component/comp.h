@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Component test harness: EAL in --no-huge mode, net_mana vdevs created per
+ * test case with rte_vdev_init(), frames crafted byte by byte, and the
+ * software device's counters read through the model API the driver exports.
+ *
+ * A check that fails prints where and why and marks the case failed; a
+ * REQUIRE that fails also ends the case (it returns from the case
+ * function). main() runs the cases, prints PASS/FAIL for each and exits 1 if
+ * any failed.
+ */
+
+#ifndef COMP_H
+#define COMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "mana_model.h"
+
+extern int comp_case_failed;
+
+void comp_fail(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#define CHECK(cond) do { \
+	if (!(cond)) \
+		comp_fail(__FILE__, __LINE__, "CHECK(%s)", #cond); \
+} while (0)
+
+#define CHECK_EQ(a, b) do { \
+	long long va_ = (long long)(a), vb_ = (long long)(b); \
+	if (va_ != vb_) \
+		comp_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, va_, vb_); \
+} while (0)
+
+#define CHECK_MSG(cond, ...) do { \
+	if (!(cond)) \
+		comp_fail(__FILE__, __LINE__, __VA_ARGS__); \
+} while (0)
+
+#define REQUIRE(cond) do { \
+	if (!(cond)) { \
+		comp_fail(__FILE__, __LINE__, "REQUIRE(%s)", #cond); \
+		return; \
+	} \
+} while (0)
+
+#define REQUIRE_EQ(a, b) do { \
+	long long va_ = (long long)(a), vb_ = (long long)(b); \
+	if (va_ != vb_) { \
+		comp_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, va_, vb_); \
+		return; \
+	} \
+} while (0)
+
+struct comp_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+/* EAL with --no-huge, a per-process file prefix and -l 0-1; exits on failure. */
+void comp_eal_init(const char *prog);
+/* Called by comp_run() after the cases, before rte_eal_cleanup() (may stay NULL). */
+extern void (*comp_teardown)(void);
+/* Runs every case (or those named on the command line); returns the exit code. */
+int comp_run(const struct comp_case *cases, unsigned int n, int argc, char **argv);
+
+/* ---- devices ------------------------------------------------------------ */
+
+/* rte_vdev_init(name, args); returns 0 or a negative errno. */
+int comp_vdev_create(const char *name, const char *args);
+void comp_vdev_destroy(const char *name);
+/* Ethdev port of vPort `vport` (0-based) of vdev `name`, or -1. */
+int comp_port_of(const char *vdev, unsigned int vport);
+
+struct comp_port_cfg {
+	uint16_t nb_rxq, nb_txq;
+	uint16_t nb_desc;		/* 0: 256 */
+	bool rss;			/* mq_mode RSS */
+	uint64_t rss_hf;
+	const uint8_t *rss_key;		/* 40 bytes or NULL */
+	uint64_t tx_offloads;
+	bool intr_rxq;
+	bool intr_lsc;
+};
+
+/* configure + queue setup + start; returns 0 or the first error. */
+int comp_port_start(uint16_t pid, const struct comp_port_cfg *c, struct rte_mempool *mp);
+/* Pool without per-lcore cache, so rte_mempool_avail_count() is exact. */
+struct rte_mempool *comp_pool(const char *name, unsigned int n, uint16_t data_room);
+
+/* ---- frames -------------------------------------------------------------- */
+
+struct comp_frame {
+	struct rte_ether_addr dst, src;
+	bool ipv6;
+	uint8_t proto;			/* IPPROTO_UDP / IPPROTO_TCP */
+	uint32_t sip, dip;		/* IPv4, host order */
+	uint8_t sip6[16], dip6[16];
+	uint16_t sport, dport;		/* host order */
+	uint32_t len;			/* whole frame, without FCS */
+	uint8_t seed;			/* payload byte k = seed + 7 * k */
+	bool bad_ip_csum;		/* IPv4 header checksum off by one */
+	bool bad_l4_csum;		/* L4 checksum off by one */
+	bool zero_csums;		/* both checksum fields 0 (for offload) */
+};
+
+void comp_frame_default(struct comp_frame *f);
+/* Writes f->len bytes into buf; returns the length. */
+uint32_t comp_frame_build(uint8_t *buf, const struct comp_frame *f);
+/* One-segment mbuf holding bytes; NULL when the pool is empty. */
+struct rte_mbuf *comp_mbuf_from(struct rte_mempool *mp, const uint8_t *bytes, uint32_t len);
+/* The frame's IPv4 header and L4 checksum are correct. */
+bool comp_csums_ok(const uint8_t *frame, uint32_t len);
+
+/* ---- traffic --------------------------------------------------------------- */
+
+/*
+ * Bound of every wait for something that must happen. Generous: the machine
+ * may be shared and the model's engine thread starved; a wait for something
+ * that must NOT happen is short and stated where it is used.
+ */
+#define COMP_WAIT_MS	10000
+
+uint64_t comp_now_ms(void);
+void comp_sleep_ms(unsigned int ms);
+/* Sends every packet (retrying up to timeout_ms); returns how many were taken. */
+uint16_t comp_tx_all(uint16_t pid, uint16_t q, struct rte_mbuf **pkts, uint16_t n,
+		     unsigned int timeout_ms);
+/*
+ * Polls queues [0, nq) until `want` packets arrived or timeout_ms passed.
+ * Stores up to max packets in pkts (the rest are freed) and counts per queue
+ * in per_q (may be NULL); returns the number received.
+ */
+uint32_t comp_rx_wait(uint16_t pid, uint16_t nq, struct rte_mbuf **pkts, uint32_t max,
+		      uint32_t want, unsigned int timeout_ms, uint32_t *per_q);
+/* Receives and frees whatever arrives during ms; returns the count. */
+uint32_t comp_rx_drain(uint16_t pid, uint16_t nq, unsigned int ms);
+void comp_free(struct rte_mbuf **pkts, uint32_t n);
+
+/* Model counters of vPort `vport` of model `name`; false if not found. */
+bool comp_model_stats(const char *model, unsigned int vport, struct mana_model_port_stats *st);
+/* Value of the xstat `name` of port pid; -1 if absent. */
+int64_t comp_xstat(uint16_t pid, const char *name);
+
+#endif /* COMP_H */

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Port lifecycle through ethdev: configure/start/stop/close, 100 restarts
+ * with traffic after each and every mbuf back in the pool after each stop,
+ * the queue-size and queue-count rules, independent TX/RX queue counts, and
+ * the features the device does not have (-ENOTSUP).
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <netinet/in.h>
+
+#include "comp.h"
+
+#define POOL_N		2048
+#define CYCLES		100
+#define CYCLE_PKTS	16
+
+/* Send n distinct frames on (pid, txq) and expect them back, byte for byte, on rxqs [0, nrx). */
+static void
+loop_traffic(uint16_t pid, uint16_t txq, uint16_t nrx, struct rte_mempool *mp, uint32_t n,
+	     uint8_t seed, uint32_t *per_q)
+{
+	static uint8_t frames[64][1600];
+	uint32_t lens[64], i, j, got;
+	struct rte_mbuf *tx[64], *rx[64];
+	struct rte_ether_addr mac;
+	struct comp_frame f;
+	bool matched[64] = { false };
+
+	REQUIRE(n <= 64);
+	rte_eth_macaddr_get(pid, &mac);
+	for (i = 0; i < n; i++) {
+		comp_frame_default(&f);
+		f.dst = mac;
+		f.sport = (uint16_t)(1000 + i * 7 + seed);
+		f.sip = RTE_IPV4(10, 1, seed, (uint8_t)i);
+		f.len = 64 + (i * 97 + seed) % 1400;
+		f.seed = (uint8_t)(seed + i);
+		lens[i] = comp_frame_build(frames[i], &f);
+		tx[i] = comp_mbuf_from(mp, frames[i], lens[i]);
+		REQUIRE(tx[i] != NULL);
+	}
+	REQUIRE_EQ(comp_tx_all(pid, txq, tx, n, COMP_WAIT_MS), n);
+	got = comp_rx_wait(pid, nrx, rx, RTE_DIM(rx), n, COMP_WAIT_MS, per_q);
+	CHECK_EQ(got, n);
+	for (j = 0; j < got && j < n; j++) {
+		for (i = 0; i < n; i++) {
+			if (!matched[i] && rx[j]->pkt_len == lens[i] && rx[j]->nb_segs == 1 &&
+			    memcmp(rte_pktmbuf_mtod(rx[j], void *), frames[i], lens[i]) == 0) {
+				matched[i] = true;
+				break;
+			}
+		}
+		CHECK_MSG(i < n, "received frame %u (%u bytes) matches no frame sent", j,
+			  rx[j]->pkt_len);
+	}
+	comp_free(rx, got < RTE_DIM(rx) ? got : RTE_DIM(rx));
+}
+
+static void
+test_restart_cycles(void)
+{
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1, .nb_desc = 256 };
+	struct rte_mempool *mp;
+	struct mana_model_port_stats st;
+	struct rte_eth_link link;
+	int pid, cycle, ret;
+
+	REQUIRE_EQ(comp_vdev_create("net_mana_lc", "wire=loop"), 0);
+	REQUIRE(mana_model_find("net_mana_lc") != NULL);
+	pid = comp_port_of("net_mana_lc", 0);
+	REQUIRE(pid >= 0);
+	mp = comp_pool("lc_pool", POOL_N, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	/* Every RX descriptor holds one mbuf while started. */
+	CHECK_EQ(rte_mempool_avail_count(mp), POOL_N - 256);
+	CHECK_EQ(rte_eth_link_get_nowait(pid, &link), 0);
+	CHECK_EQ(link.link_status, RTE_ETH_LINK_UP);
+	loop_traffic(pid, 0, 1, mp, 32, 1, NULL);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(rte_mempool_avail_count(mp), POOL_N);
+	for (cycle = 0; cycle < CYCLES; cycle++) {
+		ret = rte_eth_dev_start(pid);
+		CHECK_MSG(ret == 0, "start #%d: %d", cycle, ret);
+		if (ret != 0)
+			break;
+		CHECK_EQ(rte_mempool_avail_count(mp), POOL_N - 256);
+		loop_traffic(pid, 0, 1, mp, CYCLE_PKTS, (uint8_t)cycle, NULL);
+		/* Leave frames in flight on the last cycle: stop must still return them. */
+		if (cycle == CYCLES - 1) {
+			struct rte_mbuf *m[8];
+			uint8_t buf[256];
+			struct comp_frame f;
+			unsigned int i;
+
+			comp_frame_default(&f);
+			for (i = 0; i < RTE_DIM(m); i++) {
+				comp_frame_build(buf, &f);
+				m[i] = comp_mbuf_from(mp, buf, f.len);
+			}
+			CHECK_EQ(comp_tx_all(pid, 0, m, RTE_DIM(m), COMP_WAIT_MS), RTE_DIM(m));
+		}
+		CHECK_EQ(rte_eth_dev_stop(pid), 0);
+		CHECK_MSG(rte_mempool_avail_count(mp) == POOL_N,
+			  "after stop #%d: %u of %u mbufs in the pool", cycle,
+			  rte_mempool_avail_count(mp), POOL_N);
+		if (comp_case_failed)
+			break;
+	}
+	CHECK_EQ(rte_eth_link_get_nowait(pid, &link), 0);
+	CHECK_EQ(link.link_status, RTE_ETH_LINK_DOWN);
+	/* The device saw every cycle's frames (the 8 left in flight may or may not have gone). */
+	CHECK(comp_model_stats("net_mana_lc", 0, &st));
+	CHECK_MSG(st.tx_frames >= 32 + CYCLES * CYCLE_PKTS &&
+		  st.tx_frames <= 32 + CYCLES * CYCLE_PKTS + 8, "device sent %llu frames",
+		  (unsigned long long)st.tx_frames);
+	CHECK(st.rx_frames >= 32 + CYCLES * CYCLE_PKTS);
+	CHECK_EQ(st.queue_errors, 0);
+	CHECK_EQ(st.db_rejected, 0);
+	CHECK_EQ(rte_eth_dev_close(pid), 0);
+	/* The vdev created the model; its last port's close destroys it. */
+	CHECK(mana_model_find("net_mana_lc") == NULL);
+	comp_vdev_destroy("net_mana_lc");
+	CHECK_EQ(rte_mempool_avail_count(mp), POOL_N);
+	rte_mempool_free(mp);
+}
+
+static void
+test_desc_limits(void)
+{
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	struct rte_mempool *mp, *small;
+	static const uint16_t bad[] = { 192, 32, 63, 100, 512, 320 };
+	unsigned int i;
+	int pid;
+
+	REQUIRE_EQ(comp_vdev_create("net_mana_lc2", ""), 0);
+	pid = comp_port_of("net_mana_lc2", 0);
+	REQUIRE(pid >= 0);
+	mp = comp_pool("lc2_pool", 1024, RTE_MBUF_DEFAULT_BUF_SIZE);
+	small = comp_pool("lc2_small", 256, RTE_PKTMBUF_HEADROOM + 1024);
+	REQUIRE(mp != NULL && small != NULL);
+	REQUIRE_EQ(rte_eth_dev_info_get(pid, &info), 0);
+	CHECK_EQ(info.rx_desc_lim.nb_max, 256);
+	CHECK_EQ(info.rx_desc_lim.nb_min, 64);
+	CHECK_EQ(info.tx_desc_lim.nb_max, 256);
+	CHECK_EQ(info.tx_desc_lim.nb_min, 64);
+	CHECK_EQ(info.tx_desc_lim.nb_seg_max, 30);
+	CHECK_EQ(info.reta_size, 64);
+	CHECK_EQ(info.hash_key_size, 40);
+	memset(&conf, 0, sizeof(conf));
+	REQUIRE_EQ(rte_eth_dev_configure(pid, 1, 1, &conf), 0);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		CHECK_MSG(rte_eth_rx_queue_setup(pid, 0, bad[i], SOCKET_ID_ANY, NULL, mp) ==
+			  -EINVAL, "RX queue with %u descriptors accepted", bad[i]);
+		CHECK_MSG(rte_eth_tx_queue_setup(pid, 0, bad[i], SOCKET_ID_ANY, NULL) == -EINVAL,
+			  "TX queue with %u descriptors accepted", bad[i]);
+	}
+	/* Buffers that cannot hold an MTU-sized frame: no scattered RX. */
+	CHECK_EQ(rte_eth_rx_queue_setup(pid, 0, 64, SOCKET_ID_ANY, NULL, small), -EINVAL);
+	/* Queues never set up: start refuses. */
+	CHECK_EQ(rte_eth_dev_start(pid), -EINVAL);
+	CHECK_EQ(rte_eth_rx_queue_setup(pid, 0, 64, SOCKET_ID_ANY, NULL, mp), 0);
+	CHECK_EQ(rte_eth_rx_queue_setup(pid, 0, 128, SOCKET_ID_ANY, NULL, mp), 0);
+	CHECK_EQ(rte_eth_tx_queue_setup(pid, 0, 64, SOCKET_ID_ANY, NULL), 0);
+	CHECK_EQ(rte_eth_tx_queue_setup(pid, 0, 256, SOCKET_ID_ANY, NULL), 0);
+	CHECK_EQ(rte_eth_dev_start(pid), 0);
+	CHECK_EQ(rte_mempool_avail_count(mp), 1024 - 128);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(rte_mempool_avail_count(mp), 1024);
+	CHECK_EQ(rte_eth_dev_close(pid), 0);
+	comp_vdev_destroy("net_mana_lc2");
+	rte_mempool_free(mp);
+	rte_mempool_free(small);
+}
+
+static void
+test_queue_counts(void)
+{
+	struct comp_port_cfg pc = { .nb_rxq = 4, .nb_txq = 1, .rss = true,
+				    .rss_hf = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP };
+	struct rte_eth_conf conf;
+	struct rte_mempool *mp;
+	uint32_t per_q[4], used = 0, q;
+	int pid;
+
+	REQUIRE_EQ(comp_vdev_create("net_mana_lc3", "wire=loop"), 0);
+	pid = comp_port_of("net_mana_lc3", 0);
+	REQUIRE(pid >= 0);
+	mp = comp_pool("lc3_pool", 4096, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	memset(&conf, 0, sizeof(conf));
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IPV4;
+	/* The device's table holds 2^n distinct queues. */
+	CHECK_EQ(rte_eth_dev_configure(pid, 3, 3, &conf), -EINVAL);
+	CHECK_EQ(rte_eth_dev_configure(pid, 6, 1, &conf), -EINVAL);
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_NONE;
+	CHECK_EQ(rte_eth_dev_configure(pid, 5, 1, &conf), -EINVAL);
+	/* RSS key of the wrong length. */
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	conf.rx_adv_conf.rss_conf.rss_key = (uint8_t *)(uintptr_t)"0123456789abcdef";
+	conf.rx_adv_conf.rss_conf.rss_key_len = 16;
+	CHECK(rte_eth_dev_configure(pid, 4, 1, &conf) < 0);
+
+	/* 4 RX, 1 TX: TX and RX queue counts are independent. */
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	loop_traffic(pid, 0, 4, mp, 64, 9, per_q);
+	for (q = 0; q < 4; q++)
+		used += per_q[q] != 0;
+	CHECK_MSG(used >= 2, "64 flows landed on %u of 4 RX queues", used);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+
+	/* 1 RX, 4 TX: every TX queue reaches the wire. */
+	pc.nb_rxq = 1;
+	pc.nb_txq = 4;
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	for (q = 0; q < 4; q++)
+		loop_traffic(pid, (uint16_t)q, 1, mp, 16, (uint8_t)(40 + q), NULL);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(rte_mempool_avail_count(mp), 4096);
+	CHECK_EQ(rte_eth_dev_close(pid), 0);
+	comp_vdev_destroy("net_mana_lc3");
+	rte_mempool_free(mp);
+}
+
+static void
+test_unsupported(void)
+{
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1 };
+	struct rte_ether_addr extra = {{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 }};
+	struct rte_mempool *mp;
+	int pid;
+
+	REQUIRE_EQ(comp_vdev_create("net_mana_lc4", ""), 0);
+	pid = comp_port_of("net_mana_lc4", 0);
+	REQUIRE(pid >= 0);
+	mp = comp_pool("lc4_pool", 512, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	CHECK_EQ(rte_eth_promiscuous_enable(pid), -ENOTSUP);
+	CHECK_EQ(rte_eth_promiscuous_get(pid), 0);
+	CHECK_EQ(rte_eth_allmulticast_enable(pid), -ENOTSUP);
+	CHECK_EQ(rte_eth_dev_mac_addr_add(pid, &extra, 0), -ENOTSUP);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(rte_eth_dev_close(pid), 0);
+	comp_vdev_destroy("net_mana_lc4");
+	rte_mempool_free(mp);
+}
+
+static void
+test_bad_devargs(void)
+{
+	/* Unknown key, bad wire spec, too many ports: probe fails, no port left behind. */
+	CHECK(comp_vdev_create("net_mana_bad1", "colour=blue") != 0);
+	CHECK(comp_vdev_create("net_mana_bad2", "wire=gen:flows=0x") != 0);
+	CHECK(comp_vdev_create("net_mana_bad3", "ports=9") != 0);
+	CHECK(comp_port_of("net_mana_bad1", 0) < 0);
+	CHECK(mana_model_find("net_mana_bad2") == NULL);
+	/* ports=3: three ethdevs named <vdev>_port1..3 on one model. */
+	REQUIRE_EQ(comp_vdev_create("net_mana_three", "ports=3"), 0);
+	CHECK(comp_port_of("net_mana_three", 0) >= 0);
+	CHECK(comp_port_of("net_mana_three", 2) >= 0);
+	CHECK(comp_port_of("net_mana_three", 3) < 0);
+	comp_vdev_destroy("net_mana_three");
+	CHECK(comp_port_of("net_mana_three", 0) < 0);
+	CHECK(mana_model_find("net_mana_three") == NULL);
+}
+
+static const struct comp_case cases[] = {
+	{ "restart_cycles", test_restart_cycles },
+	{ "desc_limits", test_desc_limits },
+	{ "queue_counts", test_queue_counts },
+	{ "unsupported", test_unsupported },
+	{ "bad_devargs", test_bad_devargs },
+};
+
+int
+main(int argc, char **argv)
+{
+	comp_eal_init(argv[0]);
+	return comp_run(cases, RTE_DIM(cases), argc, argv);
+}

@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * RSS through ethdev with 2, 4 and 8 RX queues. Every received frame must
+ * carry RTE_MBUF_F_RX_RSS_HASH with hash.rss equal to the Toeplitz hash
+ * (rte_softrss) of its (src ip, dst ip, src port, dst port) under the
+ * configured key, and must have arrived on the queue the effective 64-entry
+ * table names for hash & 63. A live table/key update is refused with -EBUSY
+ * (MANA recreates the receive queues with the RSS QP) and changes nothing;
+ * then a new table (a permutation of the queues, repeated) and a new key,
+ * applied while the port is stopped: still exact after the start. Tables the
+ * device cannot express are refused with -EINVAL and change nothing.
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <netinet/in.h>
+
+#include <rte_ip.h>
+#include <rte_tcp.h>
+#include <rte_thash.h>
+#include <rte_udp.h>
+
+#include "comp.h"
+
+#define GEN_COUNT	2048
+#define INJ_COUNT	256
+#define MAX_Q		8
+
+static const uint8_t key1[40] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67,
+	0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb,
+	0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30,
+	0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+static const uint8_t key2[40] = {
+	0x13, 0x37, 0xc0, 0xde, 0x42, 0x99, 0xab, 0x01, 0x7e, 0x55,
+	0x00, 0xff, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80,
+	0x91, 0xa2, 0xb3, 0xc4, 0xd5, 0xe6, 0xf7, 0x08, 0x19, 0x2a,
+	0x3b, 0x4c, 0x5d, 0x6e, 0x7f, 0x80, 0x91, 0xa2, 0xb3, 0xc4,
+};
+
+/* Toeplitz hash of a frame's tuple; false when the frame is not TCP/UDP over IP. */
+static bool
+frame_hash(const struct rte_mbuf *m, const uint8_t *key, uint32_t *hash)
+{
+	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	union rte_thash_tuple t;
+	const uint8_t *l4;
+	uint8_t proto;
+
+	memset(&t, 0, sizeof(t));
+	if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
+		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(eth + 1);
+
+		proto = ip->next_proto_id;
+		l4 = (const uint8_t *)(ip + 1);
+		t.v4.src_addr = rte_be_to_cpu_32(ip->src_addr);
+		t.v4.dst_addr = rte_be_to_cpu_32(ip->dst_addr);
+		if (proto != IPPROTO_UDP && proto != IPPROTO_TCP)
+			return false;
+		t.v4.sport = rte_be_to_cpu_16(*(const unaligned_uint16_t *)l4);
+		t.v4.dport = rte_be_to_cpu_16(*(const unaligned_uint16_t *)(l4 + 2));
+		*hash = rte_softrss((uint32_t *)&t, RTE_THASH_V4_L4_LEN, key);
+		return true;
+	}
+	if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
+		const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(eth + 1);
+
+		proto = ip->proto;
+		l4 = (const uint8_t *)(ip + 1);
+		if (proto != IPPROTO_UDP && proto != IPPROTO_TCP)
+			return false;
+		rte_thash_load_v6_addrs(ip, &t);
+		t.v6.sport = rte_be_to_cpu_16(*(const unaligned_uint16_t *)l4);
+		t.v6.dport = rte_be_to_cpu_16(*(const unaligned_uint16_t *)(l4 + 2));
+		*hash = rte_softrss((uint32_t *)&t, RTE_THASH_V6_L4_LEN, key);
+		return true;
+	}
+	return false;
+}
+
+static int
+reta_get(uint16_t pid, uint16_t reta[64])
+{
+	struct rte_eth_rss_reta_entry64 r[1];
+	int ret, i;
+
+	memset(r, 0, sizeof(r));
+	r[0].mask = UINT64_MAX;
+	ret = rte_eth_dev_rss_reta_query(pid, r, 64);
+	for (i = 0; i < 64; i++)
+		reta[i] = r[0].reta[i];
+	return ret;
+}
+
+static int
+reta_set(uint16_t pid, const uint16_t reta[64])
+{
+	struct rte_eth_rss_reta_entry64 r[1];
+	int i;
+
+	memset(r, 0, sizeof(r));
+	r[0].mask = UINT64_MAX;
+	for (i = 0; i < 64; i++)
+		r[0].reta[i] = reta[i];
+	return rte_eth_dev_rss_reta_update(pid, r, 64);
+}
+
+/*
+ * Receive `want` frames on queues [0, nq) and check hash, flag and queue of
+ * each against key and reta. Returns the frames received; per_q counts them.
+ */
+static uint32_t
+rx_check_rss(uint16_t pid, uint16_t nq, uint32_t want, const uint8_t *key,
+	     const uint16_t reta[64], uint32_t *per_q)
+{
+	uint64_t end = comp_now_ms() + COMP_WAIT_MS;
+	struct rte_mbuf *b[32];
+	uint32_t got = 0, bad = 0, hash, i;
+	uint16_t q, n;
+
+	memset(per_q, 0, sizeof(*per_q) * nq);
+	while (got < want && comp_now_ms() < end) {
+		for (q = 0; q < nq; q++) {
+			n = rte_eth_rx_burst(pid, q, b, RTE_DIM(b));
+			for (i = 0; i < n; i++) {
+				const struct rte_mbuf *m = b[i];
+
+				if (!frame_hash(m, key, &hash)) {
+					if (bad++ < 5)
+						comp_fail(__FILE__, __LINE__, "queue %u: frame not "
+							  "TCP/UDP over IP", q);
+					continue;
+				}
+				if (bad < 5 && (!(m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) ||
+						m->hash.rss != hash || reta[hash & 63] != q)) {
+					comp_fail(__FILE__, __LINE__, "frame on queue %u: flag %d, "
+						  "hash.rss %08x, expected %08x -> entry %u -> "
+						  "queue %u", q,
+						  !!(m->ol_flags & RTE_MBUF_F_RX_RSS_HASH),
+						  m->hash.rss, hash, hash & 63, reta[hash & 63]);
+					bad++;
+				}
+			}
+			rte_pktmbuf_free_bulk(b, n);
+			per_q[q] += n;
+			got += n;
+		}
+	}
+	return got;
+}
+
+/* INJ_COUNT frames, IPv4 UDP/TCP and IPv6 UDP/TCP, every tuple different. */
+static void
+inject_mix(struct mana_model *m, const struct rte_ether_addr *mac)
+{
+	uint8_t buf[256];
+	struct comp_frame f;
+	uint32_t i;
+
+	for (i = 0; i < INJ_COUNT; i++) {
+		comp_frame_default(&f);
+		f.dst = *mac;
+		f.proto = i & 1 ? IPPROTO_TCP : IPPROTO_UDP;
+		f.ipv6 = (i & 2) != 0;
+		f.sip = RTE_IPV4(172, 16, i & 0xff, 7);
+		f.dip = RTE_IPV4(10, 9, 8, (i * 13) & 0xff);
+		f.sip6[15] = (uint8_t)i;
+		f.dip6[3] = (uint8_t)(i * 7);
+		f.sport = (uint16_t)(40000 + i * 3);
+		f.dport = (uint16_t)(80 + (i % 5));
+		f.len = 128;
+		comp_frame_build(buf, &f);
+		REQUIRE_EQ(mana_model_inject_rx(m, 0, buf, f.len), 0);
+	}
+}
+
+static void
+rss_case(uint16_t nq)
+{
+	struct comp_port_cfg pc = {
+		.nb_rxq = nq, .nb_txq = 1, .rss = true, .rss_key = key1,
+		.rss_hf = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP |
+			  RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_IPV6 |
+			  RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_NONFRAG_IPV6_TCP,
+	};
+	uint16_t reta[64], perm[64], bad[64];
+	uint32_t per_q[MAX_Q], got, q, i;
+	struct rte_eth_rss_conf rc;
+	struct rte_ether_addr mac;
+	struct rte_mempool *mp;
+	struct mana_model *m;
+	uint8_t key[40];
+	char name[32], pool[32];
+	int pid;
+
+	snprintf(name, sizeof(name), "net_mana_rss%u", nq);
+	snprintf(pool, sizeof(pool), "rss_pool%u", nq);
+	REQUIRE_EQ(comp_vdev_create(name, "wire=gen:flows=256:len=128:count=2048:lossless=1"), 0);
+	pid = comp_port_of(name, 0);
+	m = mana_model_find(name);
+	REQUIRE(pid >= 0 && m != NULL);
+	rte_eth_macaddr_get(pid, &mac);
+	mp = comp_pool(pool, nq * 256 + 1024, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+
+	/* Default table: queue i % nq; the configured key is in use. */
+	REQUIRE_EQ(reta_get(pid, reta), 0);
+	for (i = 0; i < 64; i++)
+		CHECK_EQ(reta[i], i % nq);
+	memset(&rc, 0, sizeof(rc));
+	rc.rss_key = key;
+	rc.rss_key_len = sizeof(key);
+	CHECK_EQ(rte_eth_dev_rss_hash_conf_get(pid, &rc), 0);
+	CHECK(memcmp(key, key1, 40) == 0);
+
+	got = rx_check_rss(pid, nq, GEN_COUNT, key1, reta, per_q);
+	CHECK_EQ(got, GEN_COUNT);
+	for (q = 0; q < nq; q++)
+		CHECK_MSG(per_q[q] > 0, "%u queues, 256 flows: queue %u got nothing", nq, q);
+
+	/* A permutation of the queues, repeated, and a new key. */
+	for (i = 0; i < nq; i++)
+		perm[i] = (uint16_t)((3 * i + 1) & (nq - 1));
+	for (i = 0; i < 64; i++)
+		perm[i] = perm[i % nq];
+	/* Refused while the port runs; table and key unchanged. */
+	CHECK_EQ(reta_set(pid, perm), -EBUSY);
+	memset(&rc, 0, sizeof(rc));
+	rc.rss_key = (uint8_t *)(uintptr_t)key2;
+	rc.rss_key_len = 40;
+	rc.rss_hf = pc.rss_hf;
+	CHECK_EQ(rte_eth_dev_rss_hash_update(pid, &rc), -EBUSY);
+	REQUIRE_EQ(reta_get(pid, reta), 0);
+	for (i = 0; i < 64; i++)
+		CHECK_EQ(reta[i], i % nq);
+	memset(&rc, 0, sizeof(rc));
+	rc.rss_key = key;
+	rc.rss_key_len = sizeof(key);
+	CHECK_EQ(rte_eth_dev_rss_hash_conf_get(pid, &rc), 0);
+	CHECK(memcmp(key, key1, 40) == 0);
+
+	/* Stop, update, start. */
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(reta_set(pid, perm), 0);
+	memset(&rc, 0, sizeof(rc));
+	rc.rss_key = (uint8_t *)(uintptr_t)key2;
+	rc.rss_key_len = 40;
+	rc.rss_hf = pc.rss_hf;
+	CHECK_EQ(rte_eth_dev_rss_hash_update(pid, &rc), 0);
+	REQUIRE_EQ(reta_get(pid, reta), 0);
+	for (i = 0; i < 64; i++)
+		CHECK_EQ(reta[i], perm[i]);
+
+	/* Tables the device cannot express: refused, nothing changes. */
+	memcpy(bad, perm, sizeof(bad));
+	bad[1] = bad[0];			/* a queue twice in one period */
+	for (i = 0; i < 64; i++)
+		bad[i] = bad[i % nq];
+	CHECK_EQ(reta_set(pid, bad), -EINVAL);
+	memcpy(bad, perm, sizeof(bad));
+	bad[nq] = perm[1];			/* entry nq differs from entry 0 */
+	CHECK_EQ(reta_set(pid, bad), -EINVAL);
+	memcpy(bad, perm, sizeof(bad));
+	bad[5] = nq;				/* no such queue */
+	CHECK_EQ(reta_set(pid, bad), -EINVAL);
+	REQUIRE_EQ(reta_get(pid, reta), 0);
+	for (i = 0; i < 64; i++)
+		CHECK_EQ(reta[i], perm[i]);
+	memset(&rc, 0, sizeof(rc));
+	rc.rss_key = (uint8_t *)(uintptr_t)key1;
+	rc.rss_key_len = 16;			/* the device takes 40 bytes only */
+	CHECK(rte_eth_dev_rss_hash_update(pid, &rc) < 0);
+
+	/* Steering with key2 and perm after the start. */
+	CHECK_EQ(rte_eth_dev_start(pid), 0);
+	CHECK_EQ(comp_rx_drain(pid, nq, 20), 0);
+	inject_mix(m, &mac);
+	got = rx_check_rss(pid, nq, INJ_COUNT, key2, perm, per_q);
+	CHECK_EQ(got, INJ_COUNT);
+
+	/* Restart keeps the application's table and key. */
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(rte_eth_dev_start(pid), 0);
+	REQUIRE_EQ(reta_get(pid, reta), 0);
+	for (i = 0; i < 64; i++)
+		CHECK_EQ(reta[i], perm[i]);
+	inject_mix(m, &mac);
+	got = rx_check_rss(pid, nq, INJ_COUNT, key2, perm, per_q);
+	CHECK_EQ(got, INJ_COUNT);
+
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	comp_vdev_destroy(name);
+	CHECK_EQ(rte_mempool_avail_count(mp), nq * 256 + 1024);
+	rte_mempool_free(mp);
+}
+
+static void
+test_rss2(void)
+{
+	rss_case(2);
+}
+
+static void
+test_rss4(void)
+{
+	rss_case(4);
+}
+
+static void
+test_rss8(void)
+{
+	rss_case(8);
+}
+
+/* Non-IP frames carry no hash and go to the table's last queue (the default RX object). */
+static void
+test_non_ip(void)
+{
+	struct comp_port_cfg pc = { .nb_rxq = 4, .nb_txq = 1, .rss = true,
+				    .rss_hf = RTE_ETH_RSS_IPV4 };
+	static const uint16_t perm4[4] = { 2, 0, 3, 1 };
+	struct rte_mbuf *b[32];
+	uint16_t reta[64], q, n, i;
+	uint8_t arp[60];
+	struct rte_mempool *mp;
+	struct mana_model *m;
+	uint32_t got = 0;
+	uint64_t end;
+	int pid;
+
+	REQUIRE_EQ(comp_vdev_create("net_mana_rssx", ""), 0);
+	pid = comp_port_of("net_mana_rssx", 0);
+	m = mana_model_find("net_mana_rssx");
+	REQUIRE(pid >= 0 && m != NULL);
+	mp = comp_pool("rssx_pool", 2048, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	for (i = 0; i < 64; i++)
+		reta[i] = perm4[i % 4];
+	/* The table changes on a stopped port only (-EBUSY while it runs). */
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(reta_set(pid, reta), 0);
+	CHECK_EQ(rte_eth_dev_start(pid), 0);
+	memset(arp, 0, sizeof(arp));
+	memset(arp, 0xff, 6);
+	arp[6] = 0x02;
+	arp[11] = 0x09;
+	arp[12] = 0x08;
+	arp[13] = 0x06;
+	for (i = 0; i < 16; i++) {
+		arp[20] = (uint8_t)i;
+		REQUIRE_EQ(mana_model_inject_rx(m, 0, arp, sizeof(arp)), 0);
+	}
+	end = comp_now_ms() + COMP_WAIT_MS;
+	while (got < 16 && comp_now_ms() < end) {
+		for (q = 0; q < 4; q++) {
+			n = rte_eth_rx_burst(pid, q, b, RTE_DIM(b));
+			for (i = 0; i < n; i++) {
+				CHECK_EQ(q, perm4[3]);
+				CHECK(!(b[i]->ol_flags & RTE_MBUF_F_RX_RSS_HASH));
+				CHECK_EQ(b[i]->pkt_len, sizeof(arp));
+			}
+			rte_pktmbuf_free_bulk(b, n);
+			got += n;
+		}
+	}
+	CHECK_EQ(got, 16);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	comp_vdev_destroy("net_mana_rssx");
+	rte_mempool_free(mp);
+}
+
+static const struct comp_case cases[] = {
+	{ "rss2", test_rss2 },
+	{ "rss4", test_rss4 },
+	{ "rss8", test_rss8 },
+	{ "non_ip", test_non_ip },
+};
+
+int
+main(int argc, char **argv)
+{
+	comp_eal_init(argv[0]);
+	return comp_run(cases, RTE_DIM(cases), argc, argv);
+}
