@@ -40,7 +40,7 @@ bash "$repo/scripts/setup.sh"
 	exit 1
 }
 command -v dpdk-testpmd >/dev/null || {
-	echo "run-main: dpdk-testpmd not found (Debian package 'dpdk')" >&2
+	echo "run-main: dpdk-testpmd not found (Debian package 'dpdk-dev')" >&2
 	exit 1
 }
 
