@@ -230,6 +230,19 @@ mana_dev_start(struct rte_eth_dev *dev)
 		PMD_DRV_LOG(ERR, "port %u: every configured queue must be set up", priv->port_id);
 		return ret;
 	}
+	/*
+	 * ethdev only records an MTU given to rte_eth_dev_configure (rxmode.mtu):
+	 * apply it here, or frames above the device's MTU are dropped.
+	 */
+	if (dev->data->mtu != priv->mtu_applied) {
+		ret = mana_vs_set_port_mtu(priv->ctx, priv->ib_port, dev->data->mtu);
+		if (ret != 0) {
+			PMD_DRV_LOG(ERR, "port %u: setting MTU %u: %s", priv->port_id,
+				    dev->data->mtu, strerror(ret));
+			return -ret;
+		}
+		priv->mtu_applied = dev->data->mtu;
+	}
 	mana_mr_register_all(priv);
 	/* TX first: the RSS QP may need a vPort configured by a RAW QP (contract 10). */
 	for (i = 0; i < dev->data->nb_tx_queues && ret == 0; i++)
@@ -409,6 +422,7 @@ mana_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 		PMD_DRV_LOG(ERR, "port %u: setting MTU %u: %s", priv->port_id, mtu, strerror(ret));
 		return -ret;
 	}
+	priv->mtu_applied = mtu;
 	return 0;
 }
 
@@ -554,6 +568,7 @@ mana_port_limits(struct mana_priv *priv)
 	priv->max_tx_sge = GDMA_MAX_TX_SGE;
 	priv->max_queues = RTE_MIN((uint32_t)attr.orig_attr.max_qp, (uint32_t)MANA_MAX_RXQ);
 	priv->max_mtu = MANA_MAX_MTU;
+	priv->mtu_applied = RTE_ETHER_MTU;	/* the device's default */
 	return priv->max_queues == 0 ? -ENOTSUP : 0;
 }
 

@@ -164,6 +164,10 @@ struct mana_rxq {
 	uint16_t port_id;
 	uint16_t queue_id;
 	uint32_t buf_size;		/* bytes the device may write per mbuf */
+	uint16_t data_off;		/* headroom of every posted mbuf */
+	uint64_t mbuf_rearm;		/* rearm_data: data_off, refcnt 1, nb_segs 1, port */
+	uint64_t sge_hi;		/* refill SGE bytes 8..15: lkey | buf_size << 32 */
+	uint32_t mr_gen;		/* table generation sge_hi's lkey was read at */
 	struct rte_mempool *mp;
 	struct mana_priv *priv;
 	struct mana_rx_pending pend;
@@ -178,12 +182,17 @@ struct mana_rxq {
 	uint32_t cq_id;
 };
 
+/*
+ * Per-descriptor completion data; the mbuf pointers live in their own array
+ * (txq->mbufs) so a completed run is freed in bulk straight from the ring.
+ */
 struct mana_tx_desc {
-	struct rte_mbuf *mbuf;
-	uint32_t wqe_head;		/* BU index of the WQE */
-	uint16_t wqe_bu;		/* WQE size in BUs */
-	uint16_t signalled;		/* 1: CQE not suppressed (last WQE of a burst) */
+	uint32_t wqe_end;		/* SQ producer index (BUs) after this WQE */
+	uint32_t bytes;			/* bytes posted up to and including it, bit 31: signalled */
 };
+
+#define MANA_TX_DESC_SIG	(UINT32_C(1) << 31)
+#define MANA_TX_DESC_BYTES	(MANA_TX_DESC_SIG - 1)
 
 struct mana_txq {
 	/* Datapath. */
@@ -202,6 +211,17 @@ struct mana_txq {
 	uint32_t oob_long_dw3;		/* long vport offset */
 	bool long_oob_only;		/* vport offset does not fit the short form */
 	bool suppress;			/* suppress the CQE of all but a burst's last WQE */
+	bool fast_free;			/* RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE */
+	uint64_t hdr_tmpl;		/* short-OOB WQE bytes 0..7: header, 1 SGE */
+	uint64_t oob_tmpl;		/* short-OOB WQE bytes 8..15: OOB, no offload */
+	const struct rte_mempool *lk_pool;	/* pool held in one MR: lkey lk_key */
+	const struct rte_mempool *lk_nopool;	/* pool not held in one MR */
+	uint32_t lk_key;
+	uint32_t lk_gen;		/* MR table generation of the two above */
+	uint32_t bytes_posted;		/* free-running, 31 bits (mana_tx_desc.bytes) */
+	uint32_t bytes_done;		/* bytes_posted value of the last retired descriptor */
+	uint32_t chain_end;		/* desc_head after the last chained packet posted */
+	struct rte_mbuf **mbufs;
 	struct mana_tx_desc *desc;
 	uint32_t desc_head;
 	uint32_t desc_tail;
@@ -245,6 +265,7 @@ struct mana_priv {
 	uint16_t max_tx_sge;
 	uint16_t max_queues;
 	uint32_t max_mtu;
+	uint16_t mtu_applied;		/* last MTU given to the device */
 	bool tx_cqe_suppress;
 	bool started;
 	/* RSS. */
@@ -345,6 +366,8 @@ void mana_mr_events_unregister(struct mana_priv *priv);
 uint32_t mana_mr_lookup_slow(struct mana_priv *priv, struct mana_mr_cache *cache,
 			     const struct rte_mbuf *m, uintptr_t addr, uint32_t len);
 void mana_mr_cache_init(struct mana_mr_cache *c);
+uint32_t mana_mr_pool_lkey(struct mana_priv *priv, const struct rte_mempool *mp,
+			   uint32_t *gen);
 
 /* Invalid lkey marker returned by lookups that failed. */
 #define MANA_MR_LKEY_INVALID	UINT32_MAX

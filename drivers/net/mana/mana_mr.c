@@ -400,3 +400,26 @@ mana_mr_lookup_slow(struct mana_priv *priv, struct mana_mr_cache *c, const struc
 	mr_cache_insert(c, &e);
 	return e.lkey;
 }
+
+/*
+ * lkey covering every mbuf of mp when the pool is registered as one region
+ * (then the datapath may key its cache by m->pool), else MANA_MR_LKEY_INVALID.
+ * *gen gets the table generation the answer belongs to.
+ */
+uint32_t
+mana_mr_pool_lkey(struct mana_priv *priv, const struct rte_mempool *mp, uint32_t *gen)
+{
+	struct mana_mr_table *t = &priv->mr;
+	uint32_t i, lkey = MANA_MR_LKEY_INVALID, n = 0;
+
+	rte_spinlock_lock(&t->lock);
+	*gen = __atomic_load_n(&t->gen, __ATOMIC_ACQUIRE);
+	for (i = 0; i < t->n; i++) {
+		if (t->mp[i] == mp) {
+			lkey = t->e[i].lkey;
+			n++;
+		}
+	}
+	rte_spinlock_unlock(&t->lock);
+	return n == 1 ? lkey : MANA_MR_LKEY_INVALID;
+}

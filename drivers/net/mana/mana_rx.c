@@ -13,9 +13,14 @@
  * also the RQ's head - tail in BUs, so the RQ tail needs no own counter.
  * Every completion consumes WQEs strictly in posting order: OK one, coalesced
  * one per packet, truncated/unknown one (dropped, contract rule 7).
+ *
+ * Posted mbufs are raw pool objects (rte_mempool_get_bulk, no reset): a
+ * completed one gets rearm_data from a template and every RX field written;
+ * a dropped or drained one goes back with rte_mempool_put.
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
@@ -29,7 +34,47 @@
 #include "mana_ethdev.h"
 #include "mana_logs.h"
 
-#define MANA_RX_REFILL_MIN	16
+#define MANA_RX_REFILL_MIN	32
+
+#define RX_CSUM_BITS(dw1)	(((dw1) >> MANA_RXCQE_IP_CSUM_OK_SHIFT) & 0x3F)
+
+/*
+ * ol_flags by CQE dword 1 bits 25..30 (IP ok/bad, TCP ok/bad, UDP ok/bad,
+ * index bits 0..5), bit 14 (outer IP bad, index bit 6) and bit 12 (VLAN
+ * stripped, index bit 7). "Good" wins over "bad" as in the bit tests it
+ * replaces.
+ */
+static uint64_t rx_ol_table[256];
+
+static void __attribute__((constructor))
+rx_ol_table_init(void)
+{
+	uint32_t i;
+	uint64_t ol;
+
+	for (i = 0; i < RTE_DIM(rx_ol_table); i++) {
+		ol = 0;
+		if (i & 0x01)
+			ol |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+		else if (i & 0x02)
+			ol |= RTE_MBUF_F_RX_IP_CKSUM_BAD;
+		if (i & (0x04 | 0x10))
+			ol |= RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+		else if (i & (0x08 | 0x20))
+			ol |= RTE_MBUF_F_RX_L4_CKSUM_BAD;
+		if (i & 0x40)
+			ol |= RTE_MBUF_F_RX_OUTER_IP_CKSUM_BAD;
+		if (i & 0x80)
+			ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+		rx_ol_table[i] = ol;
+	}
+}
+
+/* L4 packet type of an unfragmented IP packet by protocol number. */
+static const uint32_t rx_l4_ptype[256] = {
+	[IPPROTO_TCP] = RTE_PTYPE_L4_TCP,
+	[IPPROTO_UDP] = RTE_PTYPE_L4_UDP,
+};
 
 static inline uint32_t
 rx_owner_expected(const struct mana_rxq *rxq, uint32_t c)
@@ -40,23 +85,47 @@ rx_owner_expected(const struct mana_rxq *rxq, uint32_t c)
 
 /* Post one RX WQE: 8-byte header, 8 zero OOB bytes, one SGE; 1 BU. */
 static inline void
-rx_post_one(struct mana_rxq *rxq, struct rte_mbuf *m, uint32_t lkey)
+rx_post_one(struct mana_rxq *rxq, struct rte_mbuf *m, uint64_t sge_hi)
 {
-	uint8_t *wqe = rxq->rq_buf + ((rxq->rq_head << GDMA_WQE_BU_SHIFT) & rxq->rq_mask);
-	uint32_t *dw = (uint32_t *)wqe;
-	struct gdma_sge *sge = (struct gdma_sge *)(wqe + GDMA_WQE_HDR_SIZE + GDMA_OOB_SIZE_SMALL);
+	uint64_t *w = (uint64_t *)(rxq->rq_buf +
+				   ((rxq->rq_head << GDMA_WQE_BU_SHIFT) & rxq->rq_mask));
 
-	dw[0] = 0;
-	dw[1] = GDMA_SET(GDMA_WQE_NUM_SGE, 1) |
-		GDMA_SET(GDMA_WQE_OOB_DIV4, GDMA_WQE_OOB_DIV4_SMALL);
-	dw[2] = 0;
-	dw[3] = 0;
-	sge->address = rte_pktmbuf_mtod(m, uintptr_t);
-	sge->mem_key = lkey;
-	sge->size = rxq->buf_size;
+	w[0] = (uint64_t)(GDMA_SET(GDMA_WQE_NUM_SGE, 1) |
+			  GDMA_SET(GDMA_WQE_OOB_DIV4, GDMA_WQE_OOB_DIV4_SMALL)) << 32;
+	w[1] = 0;
+	w[2] = (uintptr_t)m->buf_addr + rxq->data_off;
+	w[3] = sge_hi;	/* mem_key | size << 32 */
 	rxq->sw_ring[rxq->sw_head & rxq->desc_mask] = m;
 	rxq->sw_head++;
 	rxq->rq_head++;
+}
+
+/*
+ * Post the n mbufs already placed in sw_ring from sw_head on (no wrap) with
+ * one lkey; the queue fields are held in locals (the ring stores could alias them).
+ */
+static inline void
+rx_post_bulk(struct mana_rxq *rxq, uint32_t n, uint64_t sge_hi)
+{
+	const uint64_t hdr = (uint64_t)(GDMA_SET(GDMA_WQE_NUM_SGE, 1) |
+		GDMA_SET(GDMA_WQE_OOB_DIV4, GDMA_WQE_OOB_DIV4_SMALL)) << 32;
+	struct rte_mbuf **mbufs = &rxq->sw_ring[rxq->sw_head & rxq->desc_mask];
+	uint8_t *rq_buf = rxq->rq_buf;
+	const uint32_t rq_mask = rxq->rq_mask;
+	const uintptr_t data_off = rxq->data_off;
+	uint32_t rq_head = rxq->rq_head, i;
+	uint64_t *w;
+
+	for (i = 0; i < n; i++) {
+		w = (uint64_t *)(rq_buf + ((rq_head << GDMA_WQE_BU_SHIFT) & rq_mask));
+		w[0] = hdr;
+		w[1] = 0;
+		w[2] = (uintptr_t)mbufs[i]->buf_addr + data_off;
+		w[3] = sge_hi;
+		rq_head++;
+	}
+	rxq->rq_head = rq_head;
+	rxq->sw_head += n;
 }
 
 static inline void
@@ -67,38 +136,76 @@ rx_ring_doorbell(struct mana_rxq *rxq)
 			    rxq->db_page + GDMA_DB_OFFSET_RQ);
 }
 
-/* Refill every free slot with a bulk allocation; returns WQEs posted. */
-static uint32_t
-rx_refill(struct mana_rxq *rxq, uint32_t min)
+/* Reload the pool's lkey after the MR table changed; 0 when the pool is not one region. */
+static __rte_noinline void
+rx_lkey_reload(struct mana_rxq *rxq)
 {
-	struct rte_mbuf *mbufs[MANA_MAX_DESC];
-	uint32_t free = rxq->nb_desc - (rxq->sw_head - rxq->sw_tail);
+	uint32_t gen, lkey = mana_mr_pool_lkey(rxq->priv, rxq->mp, &gen);
+
+	rxq->mr_gen = gen;
+	rxq->sge_hi = lkey == MANA_MR_LKEY_INVALID ? 0 :
+		lkey | (uint64_t)rxq->buf_size << 32;
+}
+
+/* Per-mbuf lkeys (a pool registered in several regions) for the n mbufs at sw_head. */
+static __rte_noinline uint32_t
+rx_post_lookup(struct mana_rxq *rxq, uint32_t n)
+{
+	struct rte_mbuf **mbufs = &rxq->sw_ring[rxq->sw_head & rxq->desc_mask];
+	struct rte_mbuf *m;
+	uintptr_t addr;
 	uint32_t i, lkey;
 
-	if (free < min)
-		return 0;
-	if (rte_pktmbuf_alloc_bulk(rxq->mp, mbufs, free) != 0) {
-		rxq->stats.nombuf += free;
-		if (free <= MANA_RX_REFILL_MIN ||
-		    rte_pktmbuf_alloc_bulk(rxq->mp, mbufs, MANA_RX_REFILL_MIN) != 0)
-			return 0;
-		free = MANA_RX_REFILL_MIN;
-	}
-	for (i = 0; i < free; i++) {
-		lkey = mana_mr_lookup(rxq->priv, &rxq->mr_cache, mbufs[i],
-				      rte_pktmbuf_mtod(mbufs[i], uintptr_t), rxq->buf_size);
+	for (i = 0; i < n; i++) {
+		m = mbufs[i];
+		addr = (uintptr_t)m->buf_addr + rxq->data_off;
+		lkey = mana_mr_lookup(rxq->priv, &rxq->mr_cache, m, addr, rxq->buf_size);
 		if (unlikely(lkey == MANA_MR_LKEY_INVALID)) {
 			rxq->stats.mr_fail++;
-			rte_pktmbuf_free_bulk(&mbufs[i], free - i);
+			rte_mempool_put_bulk(rxq->mp, (void **)&mbufs[i], n - i);
 			break;
 		}
-		rx_post_one(rxq, mbufs[i], lkey);
+		/* rx_post_one stores m back into the slot it came from. */
+		rx_post_one(rxq, m, lkey | (uint64_t)rxq->buf_size << 32);
 	}
 	return i;
 }
 
+/*
+ * Refill the free slots up to the end of sw_ring (the rest comes next time)
+ * with raw mbufs from one bulk get straight into the ring (they are rearmed
+ * when they complete); returns WQEs posted. The RX pool is registered whole:
+ * one lkey for the batch unless the pool spans several regions.
+ */
+static uint32_t
+rx_refill(struct mana_rxq *rxq, uint32_t min)
+{
+	uint32_t free = rxq->nb_desc - (rxq->sw_head - rxq->sw_tail);
+	uint32_t idx = rxq->sw_head & rxq->desc_mask;
+	struct rte_mbuf **slot = &rxq->sw_ring[idx];
+	uint64_t hi;
+
+	if (free < min)
+		return 0;
+	free = RTE_MIN(free, (uint32_t)rxq->nb_desc - idx);
+	if (rte_mempool_get_bulk(rxq->mp, (void **)slot, free) != 0) {
+		rxq->stats.nombuf += free;
+		if (free <= MANA_RX_REFILL_MIN ||
+		    rte_mempool_get_bulk(rxq->mp, (void **)slot, MANA_RX_REFILL_MIN) != 0)
+			return 0;
+		free = MANA_RX_REFILL_MIN;
+	}
+	if (unlikely(rxq->mr_gen != __atomic_load_n(&rxq->priv->mr.gen, __ATOMIC_ACQUIRE)))
+		rx_lkey_reload(rxq);
+	hi = rxq->sge_hi;
+	if (unlikely(hi == 0))
+		return rx_post_lookup(rxq, free);
+	rx_post_bulk(rxq, free, hi);
+	return free;
+}
+
 /* Packet type from the frame itself: Ethernet, VLAN/QinQ, IPv4/IPv6, TCP/UDP/fragment. */
-static inline uint32_t
+static __rte_noinline uint32_t
 rx_parse_ptype(const uint8_t *p, uint32_t len)
 {
 	uint32_t pt = RTE_PTYPE_L2_ETHER, off = RTE_ETHER_HDR_LEN;
@@ -139,44 +246,52 @@ rx_parse_ptype(const uint8_t *p, uint32_t len)
 	} else {
 		return pt;
 	}
-	if (proto == IPPROTO_TCP)
-		pt |= RTE_PTYPE_L4_TCP;
-	else if (proto == IPPROTO_UDP)
-		pt |= RTE_PTYPE_L4_UDP;
-	return pt;
+	return pt | rx_l4_ptype[proto];
+}
+
+/*
+ * Packet type: untagged IPv4 without options or fragmentation is decided
+ * from two loads (ethertype + version/IHL, then fragment field + protocol);
+ * everything else takes the full parse.
+ */
+static inline uint32_t
+rx_ptype(const uint8_t *p, uint32_t len)
+{
+	/* bytes 12..14 = 08 00 45, little-endian load */
+	uint32_t w = *(const unaligned_uint32_t *)(p + 12), f;
+
+	if (likely((w & 0xFFFFFF) == 0x450008 &&
+		   len >= RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr))) {
+		f = *(const unaligned_uint32_t *)(p + 20);	/* fragment_offset, ttl, proto */
+		if (likely((f & rte_cpu_to_be_16(0x3FFF)) == 0))
+			return RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | rx_l4_ptype[f >> 24];
+	}
+	return rx_parse_ptype(p, len);
 }
 
 static inline void
-rx_fill_mbuf(struct mana_rxq *rxq, struct rte_mbuf *m, uint32_t dw1, uint32_t len,
+rx_fill_mbuf(uint64_t rearm, uint16_t data_off, struct rte_mbuf *m, uint32_t dw1, uint32_t len,
 	     uint32_t hash)
 {
-	uint64_t ol = 0;
+	uint32_t idx = RX_CSUM_BITS(dw1) |
+		(GDMA_GET(dw1, MANA_RXCQE_OUTER_IP_CSUM_BAD) << 6) |
+		(GDMA_GET(dw1, MANA_RXCQE_VLAN_PRESENT) << 7);
+	uint64_t ol = rx_ol_table[idx];
+	uint16_t tci = GDMA_GET(dw1, MANA_RXCQE_VLAN_ID);
 
-	m->data_len = len;
-	m->pkt_len = len;
-	m->port = rxq->port_id;
-	if (dw1 & GDMA_SET(MANA_RXCQE_IP_CSUM_OK, 1))
-		ol |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
-	else if (dw1 & GDMA_SET(MANA_RXCQE_IP_CSUM_BAD, 1))
-		ol |= RTE_MBUF_F_RX_IP_CKSUM_BAD;
-	if (dw1 & GDMA_SET(MANA_RXCQE_OUTER_IP_CSUM_BAD, 1))
-		ol |= RTE_MBUF_F_RX_OUTER_IP_CKSUM_BAD;
-	if (dw1 & (GDMA_SET(MANA_RXCQE_TCP_CSUM_OK, 1) | GDMA_SET(MANA_RXCQE_UDP_CSUM_OK, 1)))
-		ol |= RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-	else if (dw1 & (GDMA_SET(MANA_RXCQE_TCP_CSUM_BAD, 1) |
-			GDMA_SET(MANA_RXCQE_UDP_CSUM_BAD, 1)))
-		ol |= RTE_MBUF_F_RX_L4_CKSUM_BAD;
-	/* Bit test, never equality (contract rule 4). */
-	if (GDMA_GET(dw1, MANA_RXCQE_HASHTYPE) & (MANA_HASH_L4 | MANA_HASH_L3)) {
+	/* data_off, refcnt 1, nb_segs 1, port: the mbuf comes raw from the pool. */
+	*(uint64_t *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)) = rearm;
+	/* Bit test, never equality (contract rule 4): any L3/L4 hash type bit. */
+	if (dw1 & GDMA_SET(MANA_RXCQE_HASHTYPE, MANA_HASH_L4 | MANA_HASH_L3))
 		ol |= RTE_MBUF_F_RX_RSS_HASH;
-		m->hash.rss = hash;
-	}
-	if (dw1 & GDMA_SET(MANA_RXCQE_VLAN_PRESENT, 1)) {
-		ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
-		m->vlan_tci = GDMA_GET(dw1, MANA_RXCQE_VLAN_ID);
-	}
+	if (!(dw1 & GDMA_SET(MANA_RXCQE_VLAN_PRESENT, 1)))
+		tci = 0;
 	m->ol_flags = ol;
-	m->packet_type = rx_parse_ptype(rte_pktmbuf_mtod(m, const uint8_t *), len);
+	m->packet_type = rx_ptype((const uint8_t *)m->buf_addr + data_off, len);
+	m->pkt_len = len;
+	m->data_len = len;
+	m->vlan_tci = tci;
+	m->hash.rss = hash;
 }
 
 /* Retire the oldest posted WQE without delivering its packet. */
@@ -185,53 +300,39 @@ rx_drop_one(struct mana_rxq *rxq)
 {
 	if (unlikely(rxq->sw_head == rxq->sw_tail))
 		return;
-	rte_pktmbuf_free_seg(rxq->sw_ring[rxq->sw_tail & rxq->desc_mask]);
+	/* Posted mbufs are raw pool objects. */
+	rte_mempool_put(rxq->mp, rxq->sw_ring[rxq->sw_tail & rxq->desc_mask]);
 	rxq->sw_tail++;
 	rxq->stats.errors++;
 }
 
 /*
- * Consume one CQE into rxq->pend (OK, coalesced) or handle it at once
- * (truncated, unknown: one WQE dropped). Returns false when none is ready.
+ * Finish a consumed CQE the fast path stopped in, from its packet `first`:
+ * the remaining packets of a good or coalesced CQE go to rxq->pend (the
+ * burst is full, or a packet needs the checks of rx_pending); a CQE without
+ * packets, truncated or unknown drops one WQE at once.
  */
-static inline bool
-rx_poll_cqe(struct mana_rxq *rxq)
+static __rte_noinline void
+rx_cqe_slow(struct mana_rxq *rxq, const struct gdma_cqe *cqe, uint32_t first)
 {
 	struct mana_rx_pending *p = &rxq->pend;
-	const struct gdma_cqe *cqe = &rxq->cq_ring[rxq->cq_head & rxq->desc_mask];
-	uint32_t info = __atomic_load_n(&cqe->info, __ATOMIC_RELAXED);
-	uint32_t owner = GDMA_GET(info, GDMA_CQE_OWNER);
-	uint32_t expected = rx_owner_expected(rxq, rxq->cq_head);
-	uint32_t type, i, len;
+	uint32_t type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
+	uint32_t i, len, max = type == CQE_RX_OKAY ? 1 : MANA_RXCQE_PPI_MAX;
 
-	if (owner != expected) {
-		if (owner != ((expected - 1) & GDMA_CQE_OWNER_MASK))
-			rxq->stats.cq_overflow++;
-		return false;
-	}
-	rte_rmb();
-	rxq->cq_head++;
-	type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
 	p->dw1 = cqe->data[1];
 	p->i = 0;
 	p->n = 0;
 	switch (type) {
 	case CQE_RX_OKAY:
 	case CQE_RX_COALESCED_4:
-		for (i = 0; i < MANA_RXCQE_PPI_MAX; i++) {
+		for (i = first; i < max; i++) {
 			len = cqe->data[MANA_RXCQE_PKT_LEN_DW(i)] & MANA_RXCQE_PKT_LEN_MASK;
 			if (len == 0)
 				break;
-			p->len[i] = len;
-			p->hash[i] = cqe->data[MANA_RXCQE_PKT_HASH_DW(i)];
-			if (type == CQE_RX_OKAY) {
-				i++;
-				break;
-			}
+			p->len[p->n] = len;
+			p->hash[p->n] = cqe->data[MANA_RXCQE_PKT_HASH_DW(i)];
+			p->n++;
 		}
-		p->n = i;
-		if (type == CQE_RX_COALESCED_4)
-			rxq->stats.coalesced_cqes++;
 		if (i == 0) {	/* no packet: the device consumed one WQE */
 			rxq->stats.unknown_cqes++;
 			rx_drop_one(rxq);
@@ -246,25 +347,22 @@ rx_poll_cqe(struct mana_rxq *rxq)
 		rx_drop_one(rxq);
 		break;
 	}
-	return true;
 }
 
-uint16_t
-mana_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+/*
+ * Deliver pending packets of a coalesced CQE, counted in the queue statistics
+ * here (the burst's own counters stay in registers); returns the number delivered.
+ */
+static __rte_noinline uint16_t
+rx_pending(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
-	struct mana_rxq *rxq = q;
+	uint64_t bytes = 0;
 	struct mana_rx_pending *p = &rxq->pend;
 	struct rte_mbuf *m;
-	uint64_t bytes = 0;
 	uint16_t nb = 0;
 	uint32_t len;
 
-	while (nb < n) {
-		if (p->i == p->n) {
-			if (!rx_poll_cqe(rxq))
-				break;
-			continue;
-		}
+	while (nb < n && p->i < p->n) {
 		len = p->len[p->i];
 		if (unlikely(rxq->sw_head == rxq->sw_tail || len > rxq->buf_size)) {
 			/* More packets than posted WQEs or larger than the buffer: device error. */
@@ -275,15 +373,92 @@ mana_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		}
 		m = rxq->sw_ring[rxq->sw_tail & rxq->desc_mask];
 		rxq->sw_tail++;
-		rte_prefetch0(rxq->sw_ring[rxq->sw_tail & rxq->desc_mask]);
-		rx_fill_mbuf(rxq, m, p->dw1, len, p->hash[p->i]);
+		rx_fill_mbuf(rxq->mbuf_rearm, rxq->data_off, m, p->dw1, len, p->hash[p->i]);
 		p->i++;
 		bytes += len;
 		pkts[nb++] = m;
 	}
+	rxq->stats.packets += nb;
+	rxq->stats.bytes += bytes;
+	return nb;
+}
+
+/*
+ * Good and coalesced CQEs are delivered here packet by packet; a packet that
+ * needs checking (length 0 or above the buffer, no posted WQE left) or does
+ * not fit the burst hands the rest of its CQE to rx_cqe_slow/rx_pending.
+ */
+uint16_t
+mana_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mana_rxq *rxq = q;
+	const uint32_t shift = rte_bsf32(rxq->cq_count), mask = rxq->desc_mask;
+	const uint32_t buf_size = rxq->buf_size;
+	const uint64_t rearm = rxq->mbuf_rearm;
+	const uint16_t data_off = rxq->data_off;
+	const struct gdma_cqe *ring = rxq->cq_ring;
+	struct rte_mbuf **sw_ring = rxq->sw_ring;
+	uint32_t head = rxq->cq_head, tail, posted, len, info, owner, expected, type, dw1, i, max;
+	uint32_t room, nb, k, pend = 0;
+	uint64_t coalesced = 0;
+	const struct gdma_cqe *cqe;
+	struct rte_mbuf *m;
+	uint64_t bytes = 0;
+
+	if (unlikely(rxq->pend.i != rxq->pend.n))
+		pend = rx_pending(rxq, pkts, n);
+	nb = pend;
+	tail = rxq->sw_tail;
+	posted = rxq->sw_head;
+	while (nb < n) {
+		cqe = &ring[head & mask];
+		info = __atomic_load_n(&cqe->info, __ATOMIC_RELAXED);
+		owner = GDMA_GET(info, GDMA_CQE_OWNER);
+		expected = (head >> shift) & GDMA_CQE_OWNER_MASK;
+		if (owner != expected) {
+			if (owner != ((expected - 1) & GDMA_CQE_OWNER_MASK))
+				rxq->stats.cq_overflow++;
+			break;
+		}
+		rte_rmb();
+		head++;
+		type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
+		dw1 = cqe->data[1];
+		i = 0;
+		if (likely(type == CQE_RX_COALESCED_4 || type == CQE_RX_OKAY)) {
+			max = type == CQE_RX_OKAY ? 1 : MANA_RXCQE_PPI_MAX;
+			coalesced += type == CQE_RX_COALESCED_4;
+			/* Packets this CQE may deliver: burst room and posted WQEs. */
+			room = RTE_MIN((uint32_t)n - nb, posted - tail);
+			for (; i < max; i++) {
+				len = cqe->data[MANA_RXCQE_PKT_LEN_DW(i)] & MANA_RXCQE_PKT_LEN_MASK;
+				if (unlikely(len - 1 >= buf_size || i >= room))
+					break;
+				m = sw_ring[tail & mask];
+				tail++;
+				rx_fill_mbuf(rearm, data_off, m, dw1, len,
+					     cqe->data[MANA_RXCQE_PKT_HASH_DW(i)]);
+				bytes += len;
+				pkts[nb++] = m;
+			}
+			if (likely(i == max || (i > 0 && len == 0)))
+				continue;
+		}
+		rxq->cq_head = head;
+		rxq->sw_tail = tail;
+		rx_cqe_slow(rxq, cqe, i);
+		k = rx_pending(rxq, pkts + nb, n - nb);
+		nb += k;
+		pend += k;
+		tail = rxq->sw_tail;
+		posted = rxq->sw_head;
+	}
+	rxq->cq_head = head;
+	rxq->sw_tail = tail;
+	rxq->stats.coalesced_cqes += coalesced;
 	if (rx_refill(rxq, MANA_RX_REFILL_MIN) > 0)
 		rx_ring_doorbell(rxq);
-	rxq->stats.packets += nb;
+	rxq->stats.packets += nb - pend;
 	rxq->stats.bytes += bytes;
 	return nb;
 }
@@ -315,6 +490,20 @@ rx_check_desc(struct mana_priv *priv, uint16_t nb_desc)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* rearm_data of a received mbuf: data_off, refcnt 1, nb_segs 1, port. */
+static uint64_t
+rx_rearm_template(uint16_t data_off, uint16_t port)
+{
+	struct rte_mbuf mb;
+
+	memset(&mb, 0, sizeof(mb));
+	mb.data_off = data_off;
+	mb.nb_segs = 1;
+	mb.port = port;
+	rte_mbuf_refcnt_set(&mb, 1);
+	return *(uint64_t *)RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data));
 }
 
 int
@@ -364,6 +553,8 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	rxq->queue_id = qid;
 	rxq->mp = mp;
 	rxq->buf_size = room - RTE_PKTMBUF_HEADROOM;
+	rxq->data_off = RTE_PKTMBUF_HEADROOM;
+	rxq->mbuf_rearm = rx_rearm_template(rxq->data_off, rxq->port_id);
 	rxq->priv = priv;
 	rxq->socket = sock;
 	mana_mr_cache_init(&rxq->mr_cache);
@@ -452,6 +643,7 @@ mana_rxq_start(struct mana_rxq *rxq)
 	rxq->sw_tail = 0;
 	memset(&rxq->pend, 0, sizeof(rxq->pend));
 	mana_mr_cache_init(&rxq->mr_cache);
+	rx_lkey_reload(rxq);
 	if (rx_refill(rxq, 1) != rxq->nb_desc) {
 		PMD_DRV_LOG(ERR, "RX queue %u: cannot post %u buffers from mempool %s",
 			    rxq->queue_id, rxq->nb_desc, rxq->mp->name);
@@ -490,7 +682,7 @@ mana_rxq_stop(struct mana_rxq *rxq)
 	}
 	/* Drain by count: a full ring has head != tail here (contract 12 #8). */
 	while (rxq->sw_tail != rxq->sw_head) {
-		rte_pktmbuf_free_seg(rxq->sw_ring[rxq->sw_tail & rxq->desc_mask]);
+		rte_mempool_put(rxq->mp, rxq->sw_ring[rxq->sw_tail & rxq->desc_mask]);
 		rxq->sw_tail++;
 	}
 	rxq->cq_ring = NULL;

@@ -28,9 +28,16 @@
  * outstanding WQE (a device that does not fill it) falls back to posting
  * order: OK retires up to the next unsuppressed WQE, an error retires the
  * oldest descriptor only; with suppression off both rules are exact.
+ *
+ * Bookkeeping: mbufs[] holds the posted mbufs (freed in bulk straight from
+ * the ring), desc[] per WQE its end in BUs (found by binary search from a
+ * CQE's offset) and the running byte count at post time, so retiring never
+ * touches a sent mbuf for the statistics: obytes/opackets count completed
+ * OK packets, oerrors the error CQEs.
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <rte_io.h>
@@ -41,105 +48,135 @@
 #include "mana_ethdev.h"
 #include "mana_logs.h"
 
-#define MANA_TX_FREE_BULK	64
 #define MANA_TX_WQE_OFF_MASK	MANA_TXCQE_WQE_OFFSET_MASK
+/* Anything in ol_flags that keeps a packet off the fast path (no OOB fields, lkey by pool). */
+#define MANA_TX_SLOW_FLAGS	(RTE_MBUF_F_TX_OFFLOAD_MASK | RTE_MBUF_F_INDIRECT | \
+				 RTE_MBUF_F_EXTERNAL)
 
-struct tx_free_batch {
-	struct rte_mbuf *m[MANA_TX_FREE_BULK];
-	uint32_t n;
-	bool fast;
-};
-
-static inline void
-tx_free_flush(struct tx_free_batch *b)
+/* refcnt 1 and one segment (rearm_data bytes 2..5), direct, own buffer: back to its pool as is. */
+static inline bool
+tx_mbuf_plain(const struct rte_mbuf *m)
 {
-	if (b->n == 0)
-		return;
-	/* MBUF_FAST_FREE: one pool, refcnt 1, direct; chains never get here. */
-	if (b->fast)
-		rte_mempool_put_bulk(b->m[0]->pool, (void **)b->m, b->n);
-	else
-		rte_pktmbuf_free_bulk(b->m, b->n);
-	b->n = 0;
+	uint64_t rearm = *(const uint64_t *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data));
+
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
+			 offsetof(struct rte_mbuf, rearm_data) + 2);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
+			 offsetof(struct rte_mbuf, rearm_data) + 4);
+	return ((rearm >> 16) & UINT32_MAX) == (1u | 1u << 16) &&
+	       !(m->ol_flags & (RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL));
 }
 
+/*
+ * Free n sent mbufs (no ring wrap): runs of plain mbufs of one pool go back
+ * with one put_bulk; anything else (refcnt > 1, chains, attached buffers)
+ * through rte_pktmbuf_free. With MBUF_FAST_FREE the application guarantees
+ * one pool and refcnt 1 for every packet, so the whole run goes back at once.
+ */
 static inline void
-tx_retire_one(struct mana_txq *txq, struct tx_free_batch *b, uint32_t type)
+tx_free_mbufs(struct rte_mbuf **m, uint32_t n, bool fast)
 {
-	struct mana_tx_desc *d = &txq->desc[txq->desc_tail & txq->desc_mask];
-	struct rte_mbuf *m = d->mbuf;
+	struct rte_mempool *mp = m[0]->pool;
+	struct rte_mbuf *x;
+	uint32_t i, s = 0;
 
-	if (likely(type == CQE_TX_OKAY)) {
-		txq->stats.packets++;
-		txq->stats.bytes += m->pkt_len;
-	} else {
+	if (fast) {
+		rte_mempool_put_bulk(mp, (void **)m, n);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		x = m[i];
+		if (likely(x->pool == mp && tx_mbuf_plain(x)))
+			continue;
+		if (i > s)
+			rte_mempool_put_bulk(mp, (void **)&m[s], i - s);
+		if (tx_mbuf_plain(x)) {
+			mp = x->pool;
+			s = i;
+		} else {
+			rte_pktmbuf_free(x);
+			s = i + 1;
+		}
+	}
+	if (n > s)
+		rte_mempool_put_bulk(mp, (void **)&m[s], n - s);
+}
+
+/* Retire descriptors desc_tail..e: e with CQE type `type`, the earlier ones as sent. */
+static inline void
+tx_retire_to(struct mana_txq *txq, uint32_t e, uint32_t type)
+{
+	const struct mana_tx_desc *d = &txq->desc[e & txq->desc_mask];
+	uint32_t first = txq->desc_tail, n = e - first + 1, ok = n, k;
+	uint32_t end_bytes = d->bytes & MANA_TX_DESC_BYTES, ok_bytes = end_bytes;
+	bool fast;
+
+	if (unlikely(type != CQE_TX_OKAY)) {
+		ok--;
+		ok_bytes = ok == 0 ? txq->bytes_done :
+			txq->desc[(e - 1) & txq->desc_mask].bytes & MANA_TX_DESC_BYTES;
 		txq->stats.errors++;
 		if (type > CQE_TX_OKAY && type <= CQE_TX_VLAN_TAGGING_VIOLATION)
 			txq->stats.err_type[type - CQE_TX_OKAY]++;
 	}
-	txq->sq_tail = d->wqe_head + d->wqe_bu;
-	txq->desc_tail++;
-	if (unlikely(b->fast && m->nb_segs > 1)) {
-		/* Fast free covers one pool and refcnt 1, not the chain's other segments. */
-		rte_pktmbuf_free(m);
-		return;
-	}
-	b->m[b->n++] = m;
-	if (b->n == MANA_TX_FREE_BULK)
-		tx_free_flush(b);
+	txq->stats.packets += ok;
+	txq->stats.bytes += (ok_bytes - txq->bytes_done) & MANA_TX_DESC_BYTES;
+	txq->bytes_done = end_bytes;
+	txq->sq_tail = d->wqe_end;
+	txq->desc_tail = e + 1;
+	/* Fast free never applies to a run holding a chain (other segments, other pools). */
+	fast = txq->fast_free && (int32_t)(txq->chain_end - first) <= 0;
+	first &= txq->desc_mask;
+	k = RTE_MIN(n, (uint32_t)txq->nb_desc - first);
+	tx_free_mbufs(&txq->mbufs[first], k, fast);
+	if (unlikely(k < n))
+		tx_free_mbufs(txq->mbufs, n - k, fast);
 }
 
 /* Retire the descriptors one CQE stands for (see the file comment). */
-static inline uint32_t
-tx_retire(struct mana_txq *txq, struct tx_free_batch *b, uint32_t type, uint32_t wqe)
+static inline void
+tx_retire(struct mana_txq *txq, uint32_t type, uint32_t wqe)
 {
-	uint32_t first, dist, out_bu, n = 0;
-	struct mana_tx_desc *d;
+	uint32_t tail = txq->desc_tail, out = txq->desc_head - tail;
+	uint32_t dist, lo, hi, mid;
 
-	if (unlikely(txq->desc_tail == txq->desc_head)) {
+	if (unlikely(out == 0)) {
 		txq->stats.bad_cqe++;
-		return 0;
+		return;
 	}
-	first = txq->desc[txq->desc_tail & txq->desc_mask].wqe_head;
-	dist = (wqe - first) & MANA_TX_WQE_OFF_MASK;
-	out_bu = txq->sq_head - first;
-	if (likely(dist < out_bu)) {
-		do {
-			d = &txq->desc[txq->desc_tail & txq->desc_mask];
-			if (((d->wqe_head - first) & MANA_TX_WQE_OFF_MASK) + d->wqe_bu > dist)
-				break;
-			tx_retire_one(txq, b, CQE_TX_OKAY);
-			n++;
-		} while (txq->desc_tail != txq->desc_head);
-		if (txq->desc_tail != txq->desc_head) {
-			tx_retire_one(txq, b, type);
-			n++;
+	/* sq_tail is where the oldest outstanding WQE starts. */
+	dist = (wqe - txq->sq_tail) & MANA_TX_WQE_OFF_MASK;
+	if (likely(dist < txq->sq_head - txq->sq_tail)) {
+		/* The first descriptor whose WQE ends after `dist`: WQE ends are increasing. */
+		lo = 0;
+		hi = out - 1;
+		while (lo < hi) {
+			mid = (lo + hi) >> 1;
+			if (txq->desc[(tail + mid) & txq->desc_mask].wqe_end - txq->sq_tail > dist)
+				hi = mid;
+			else
+				lo = mid + 1;
 		}
-		return n;
+		tx_retire_to(txq, tail + lo, type);
+		return;
 	}
 	txq->stats.bad_cqe++;
 	if (type != CQE_TX_OKAY) {
-		tx_retire_one(txq, b, type);
-		return 1;
+		tx_retire_to(txq, tail, type);
+		return;
 	}
-	do {
-		d = &txq->desc[txq->desc_tail & txq->desc_mask];
-		tx_retire_one(txq, b, CQE_TX_OKAY);
-		n++;
-	} while (!d->signalled && txq->desc_tail != txq->desc_head);
-	return n;
+	for (lo = 0; lo < out - 1; lo++)
+		if (txq->desc[(tail + lo) & txq->desc_mask].bytes & MANA_TX_DESC_SIG)
+			break;
+	tx_retire_to(txq, tail + lo, CQE_TX_OKAY);
 }
 
 /* Process ready TX CQEs until `budget` mbufs were retired; returns the number retired. */
 static uint32_t
 tx_complete(struct mana_txq *txq, uint32_t budget)
 {
-	struct tx_free_batch b = {
-		.n = 0,
-		.fast = !!(txq->offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE),
-	};
 	uint32_t shift = rte_bsf32(txq->cq_count);
-	uint32_t done = 0, info, owner, expected;
+	uint32_t done = 0, info, owner, expected, tail;
 	const struct gdma_cqe *cqe;
 
 	while (done < budget) {
@@ -154,12 +191,47 @@ tx_complete(struct mana_txq *txq, uint32_t budget)
 		}
 		rte_rmb();
 		txq->cq_head++;
-		done += tx_retire(txq, &b, GDMA_GET(cqe->data[0], MANA_CQE_TYPE),
-				  GDMA_GET(cqe->data[MANA_TXCQE_DATA_OFFSET_DW + 1],
-					   MANA_TXCQE_WQE_OFFSET));
+		tail = txq->desc_tail;
+		tx_retire(txq, GDMA_GET(cqe->data[0], MANA_CQE_TYPE),
+			  GDMA_GET(cqe->data[MANA_TXCQE_DATA_OFFSET_DW + 1],
+				   MANA_TXCQE_WQE_OFFSET));
+		done += txq->desc_tail - tail;
 	}
-	tx_free_flush(&b);
 	return done;
+}
+
+/*
+ * lkey of segment m's data [addr, addr + len): the queue's pool cache (a pool
+ * registered as one region covers all its direct mbufs), else the address
+ * lookup, which also loads the pool cache for the next packets.
+ */
+static __rte_noinline uint32_t
+tx_lkey_slow(struct mana_txq *txq, const struct rte_mbuf *m, uintptr_t addr, uint32_t len)
+{
+	uint32_t lkey, plkey, gen;
+
+	lkey = mana_mr_lookup(txq->priv, &txq->mr_cache, m, addr, len);
+	if (lkey == MANA_MR_LKEY_INVALID || RTE_MBUF_CLONED(m) || RTE_MBUF_HAS_EXTBUF(m) ||
+	    m->pool == txq->lk_nopool)
+		return lkey;
+	plkey = mana_mr_pool_lkey(txq->priv, m->pool, &gen);
+	if (gen != txq->lk_gen)
+		return lkey;
+	if (plkey == lkey) {
+		txq->lk_pool = m->pool;
+		txq->lk_key = lkey;
+	} else {
+		txq->lk_nopool = m->pool;
+	}
+	return lkey;
+}
+
+static inline uint32_t
+tx_lkey(struct mana_txq *txq, const struct rte_mbuf *m, uintptr_t addr, uint32_t len)
+{
+	if (m->pool == txq->lk_pool && !RTE_MBUF_CLONED(m) && !RTE_MBUF_HAS_EXTBUF(m))
+		return txq->lk_key;
+	return tx_lkey_slow(txq, m, addr, len);
 }
 
 /* Inline OOB for m: short (8 B) or long (24 B, VLAN insertion / wide vport offset). */
@@ -201,11 +273,12 @@ tx_write_oob(const struct mana_txq *txq, const struct rte_mbuf *m, uint32_t *oob
 }
 
 /*
- * Write the WQE of m at the producer head. Nothing becomes visible to the
- * device before the doorbell, so a failure leaves the ring as it was.
- * Returns the WQE's OOB dword 0 (for the suppression fix-up) or NULL.
+ * Write the WQE of m at the producer head (any packet: offloads, VLAN, chains).
+ * Nothing becomes visible to the device before the doorbell, so a failure
+ * leaves the ring as it was. Returns the WQE's OOB dword 0 (for the
+ * suppression fix-up) or NULL.
  */
-static inline uint32_t *
+static __rte_noinline uint32_t *
 tx_post(struct mana_txq *txq, struct rte_mbuf *m)
 {
 	bool lng = txq->long_oob_only || (m->ol_flags & RTE_MBUF_F_TX_VLAN);
@@ -228,7 +301,7 @@ tx_post(struct mana_txq *txq, struct rte_mbuf *m)
 	for (seg = m; seg != NULL; seg = seg->next, off += GDMA_SGE_SIZE) {
 		uintptr_t addr = rte_pktmbuf_mtod(seg, uintptr_t);
 
-		lkey = mana_mr_lookup(txq->priv, &txq->mr_cache, seg, addr, seg->data_len);
+		lkey = tx_lkey(txq, seg, addr, seg->data_len);
 		if (unlikely(lkey == MANA_MR_LKEY_INVALID)) {
 			txq->stats.mr_fail++;
 			return NULL;
@@ -244,41 +317,117 @@ tx_post(struct mana_txq *txq, struct rte_mbuf *m)
 	((uint32_t *)wqe)[1] = GDMA_SET(GDMA_WQE_NUM_SGE, nseg) |
 		GDMA_SET(GDMA_WQE_OOB_DIV4, oob_size / 4);
 	tx_write_oob(txq, m, (uint32_t *)(wqe + GDMA_WQE_HDR_SIZE), lng);
-	d = &txq->desc[txq->desc_head & txq->desc_mask];
-	d->mbuf = m;
-	d->wqe_head = txq->sq_head;
-	d->wqe_bu = wqe_bu;
-	d->signalled = !txq->suppress;
-	txq->desc_head++;
+	if (nseg > 1)
+		txq->chain_end = txq->desc_head + 1;
+	txq->mbufs[txq->desc_head & txq->desc_mask] = m;
 	txq->sq_head += wqe_bu;
+	txq->bytes_posted += m->pkt_len;
+	d = &txq->desc[txq->desc_head & txq->desc_mask];
+	d->wqe_end = txq->sq_head;
+	d->bytes = (txq->bytes_posted & MANA_TX_DESC_BYTES) |
+		(txq->suppress ? 0 : MANA_TX_DESC_SIG);
+	txq->desc_head++;
 	return (uint32_t *)(wqe + GDMA_WQE_HDR_SIZE);
 }
 
+static inline uint32_t
+tx_room(const struct mana_txq *txq, uint32_t want)
+{
+	uint32_t desc = txq->nb_desc - (txq->desc_head - txq->desc_tail);
+	uint32_t bu = txq->sq_bu - (txq->sq_head - txq->sq_tail);
+
+	return RTE_MIN(want, RTE_MIN(desc, bu));
+}
+
+/*
+ * Fast path: a direct single-segment mbuf without offload flags from the
+ * pool whose lkey is cached takes a 1-BU WQE (header + short OOB from the
+ * queue's template, one SGE) written as four 8-byte stores. Room is checked
+ * once per burst for 1-BU packets; tx_post checks its own exactly.
+ */
 uint16_t
 mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mana_txq *txq = q;
-	uint32_t *oob = NULL, *last_oob = NULL;
-	uint16_t nb;
+	const uint64_t slow = txq->long_oob_only ? UINT64_MAX : MANA_TX_SLOW_FLAGS;
+	const uint64_t hdr = txq->hdr_tmpl, oob = txq->oob_tmpl;
+	const uint32_t dmask = txq->desc_mask, sig = txq->suppress ? 0 : MANA_TX_DESC_SIG;
+	uint32_t *last_oob = NULL, gen, head, sq_head, sq_mask, bytes, lim, len;
+	const struct rte_mempool *lk_pool;
+	struct rte_mbuf **mbufs;
+	struct mana_tx_desc *desc;
+	struct rte_mbuf *m;
+	uint8_t *sq_buf;
+	uint64_t *w, lkey;
+	uint32_t nb = 0;
 
 	tx_complete(txq, UINT32_MAX);
-	for (nb = 0; nb < n; nb++) {
-		if (nb + 1 < n)
-			rte_prefetch0(pkts[nb + 1]);
-		oob = tx_post(txq, pkts[nb]);
-		if (oob == NULL)
-			break;
-		last_oob = oob;
+	gen = __atomic_load_n(&txq->priv->mr.gen, __ATOMIC_ACQUIRE);
+	if (unlikely(gen != txq->lk_gen)) {
+		txq->lk_pool = NULL;
+		txq->lk_nopool = NULL;
+		txq->lk_gen = gen;
 	}
+	lim = tx_room(txq, n);
+	head = txq->desc_head;
+	sq_head = txq->sq_head;
+	bytes = txq->bytes_posted;
+again:
+	/* Locals: the ring stores below could otherwise alias every txq field. */
+	lk_pool = txq->lk_pool;
+	lkey = txq->lk_key;
+	sq_buf = txq->sq_buf;
+	sq_mask = txq->sq_mask;
+	mbufs = txq->mbufs;
+	desc = txq->desc;
+	while (nb < lim) {
+		m = pkts[nb];
+		if (unlikely((m->ol_flags & slow) || m->nb_segs != 1 || m->pool != lk_pool))
+			goto slow_path;
+		w = (uint64_t *)(sq_buf + ((sq_head << GDMA_WQE_BU_SHIFT) & sq_mask));
+		len = m->data_len;
+		w[0] = hdr;
+		w[1] = oob;
+		w[2] = rte_pktmbuf_mtod(m, uintptr_t);
+		w[3] = lkey | (uint64_t)len << 32;
+		last_oob = (uint32_t *)&w[1];
+		mbufs[head & dmask] = m;
+		bytes += len;
+		sq_head++;
+		desc[head & dmask].wqe_end = sq_head;
+		desc[head & dmask].bytes = (bytes & MANA_TX_DESC_BYTES) | sig;
+		head++;
+		nb++;
+	}
+	goto done;
+slow_path:
+	txq->desc_head = head;
+	txq->sq_head = sq_head;
+	txq->bytes_posted = bytes;
+	w = (uint64_t *)tx_post(txq, m);
+	if (w != NULL) {
+		last_oob = (uint32_t *)w;
+		head = txq->desc_head;
+		sq_head = txq->sq_head;
+		bytes = txq->bytes_posted;
+		nb++;
+		lim = nb + tx_room(txq, n - nb);
+		goto again;
+	}
+done:
+	txq->desc_head = head;
+	txq->sq_head = sq_head;
+	txq->bytes_posted = bytes;
 	if (nb == 0)
 		return 0;
 	if (txq->suppress) {
 		/* The burst's last WQE produces the CQE that retires it all. */
+		rte_compiler_barrier();
 		*last_oob &= ~GDMA_SET(MANA_TX_SUPPRESS_CQE, 1);
-		txq->desc[(txq->desc_head - 1) & txq->desc_mask].signalled = 1;
+		txq->desc[(head - 1) & dmask].bytes |= MANA_TX_DESC_SIG;
 	}
 	rte_wmb();
-	rte_write64_relaxed(gdma_db_wq(txq->sq_id, txq->sq_head), txq->db_page + GDMA_DB_OFFSET_SQ);
+	rte_write64_relaxed(gdma_db_wq(txq->sq_id, sq_head), txq->db_page + GDMA_DB_OFFSET_SQ);
 	return nb;
 }
 
@@ -354,6 +503,7 @@ txq_free(struct mana_txq *txq)
 	if (txq == NULL)
 		return;
 	rte_free(txq->desc);
+	rte_free(txq->mbufs);
 	rte_free(txq);
 }
 
@@ -388,7 +538,9 @@ mana_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		return -ENOMEM;
 	txq->desc = rte_zmalloc_socket("mana_tx_desc", sizeof(*txq->desc) * nb_desc,
 				       RTE_CACHE_LINE_SIZE, sock);
-	if (txq->desc == NULL) {
+	txq->mbufs = rte_zmalloc_socket("mana_tx_mbufs", sizeof(*txq->mbufs) * nb_desc,
+					RTE_CACHE_LINE_SIZE, sock);
+	if (txq->desc == NULL || txq->mbufs == NULL) {
 		txq_free(txq);
 		return -ENOMEM;
 	}
@@ -450,6 +602,19 @@ txq_map(struct mana_txq *txq)
 	txq->sq_tail = 0;
 	txq->desc_head = 0;
 	txq->desc_tail = 0;
+	txq->bytes_posted = 0;
+	txq->bytes_done = 0;
+	txq->chain_end = 0;
+	txq->fast_free = !!(txq->offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
+	txq->hdr_tmpl = (uint64_t)(GDMA_SET(GDMA_WQE_NUM_SGE, 1) |
+		GDMA_SET(GDMA_WQE_OOB_DIV4, GDMA_WQE_OOB_DIV4_SMALL)) << 32;
+	/* trans_off 0: initialised, and unused without checksum offload. */
+	txq->oob_tmpl = txq->oob_dw0 |
+		(txq->suppress ? GDMA_SET(MANA_TX_SUPPRESS_CQE, 1) : 0) |
+		(uint64_t)txq->oob_dw1 << 32;
+	txq->lk_pool = NULL;
+	txq->lk_nopool = NULL;
+	txq->lk_gen = __atomic_load_n(&txq->priv->mr.gen, __ATOMIC_ACQUIRE);
 	return 0;
 }
 
@@ -519,7 +684,7 @@ mana_txq_stop(struct mana_txq *txq)
 		txq->cq = NULL;
 	}
 	while (txq->desc_tail != txq->desc_head) {
-		rte_pktmbuf_free(txq->desc[txq->desc_tail & txq->desc_mask].mbuf);
+		rte_pktmbuf_free(txq->mbufs[txq->desc_tail & txq->desc_mask]);
 		txq->desc_tail++;
 	}
 	txq->cq_ring = NULL;
