@@ -534,6 +534,16 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			    dev->data->mtu + MANA_L2_OVERHEAD);
 		return -EINVAL;
 	}
+	/*
+	 * Received mbufs are re-armed from a template (data_off, refcnt,
+	 * nb_segs, port) and get ol_flags from a table, so RTE_MBUF_F_EXTERNAL
+	 * of a pinned external buffer pool would be lost.
+	 */
+	if (rte_pktmbuf_priv_flags(mp) & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF) {
+		PMD_DRV_LOG(ERR, "port %u: mempool %s has pinned external buffers: not "
+			    "supported for RX", priv->port_id, mp->name);
+		return -ENOTSUP;
+	}
 	ret = mana_mr_register_mempool(priv, mp);
 	if (ret != 0)
 		return ret;

@@ -27,6 +27,8 @@
 
 #include "model_priv.h"
 
+#define MM_TX_ERR_LOG_MAX	8	/* error CQEs logged per SQ above debug level */
+
 #define MM_TX_DW1_BAD	(GDMA_SET(GDMA_WQE_OOB_IN_SGL, 1) | GDMA_SET(GDMA_WQE_CONSUME_CREDIT, 1) | \
 			 GDMA_SET(GDMA_WQE_FENCE, 1) | GDMA_WQE_DW1_RSVD_MASK | \
 			 GDMA_SET(GDMA_WQE_CLIENT_DATA_UNIT, GDMA_WQE_CLIENT_DATA_UNIT_MASK) | \
@@ -219,8 +221,15 @@ mm_tx_complete(struct mana_model *m, struct mm_qp *qp, uint32_t wqe_bu, uint32_t
 	if (type != CQE_TX_OKAY) {
 		m->port[qp->port].st.tx_err[type - CQE_TX_OKAY]++;
 		qp->qst.err_cqes++;
-		mm_error(m, MM_LOG_NOTICE, "SQ 0x%x WQE at BU %u: error CQE %u, vendor_err 0x%x",
-			 qp->sq_id, wqe_bu, type, verr);
+		/*
+		 * Every error is counted and kept as the last error; only the
+		 * first few of a queue are logged above debug level, so a driver
+		 * that keeps failing does not flood the log.
+		 */
+		mm_error(m, qp->qst.err_cqes <= MM_TX_ERR_LOG_MAX ? MM_LOG_NOTICE : MM_LOG_DEBUG,
+			 "SQ 0x%x WQE at BU %u: error CQE %u, vendor_err 0x%x%s", qp->sq_id,
+			 wqe_bu, type, verr, qp->qst.err_cqes == MM_TX_ERR_LOG_MAX ?
+			 " (further error CQEs of this SQ are only counted)" : "");
 	} else if (suppress) {
 		return;
 	}
