@@ -222,6 +222,22 @@ cq_state(struct rte_pmd_mana_queue_info *info, const struct gdma_cqe *ring, uint
 	info->owner_seen = GDMA_GET(dw, GDMA_CQE_OWNER);
 }
 
+/* Descriptor ring and counters, common to RX and TX queues. */
+static void
+ring_state(struct rte_pmd_mana_queue_info *info, uint16_t nb_desc, uint32_t head,
+	   uint32_t tail, uint64_t packets, uint64_t bytes, uint64_t errors)
+{
+	info->setup = true;
+	info->nb_desc = nb_desc;
+	info->desc_head = head;
+	info->desc_tail = tail;
+	info->in_flight = head - tail;
+	info->free_desc = nb_desc - RTE_MIN(info->in_flight, (uint32_t)nb_desc);
+	info->packets = packets;
+	info->bytes = bytes;
+	info->errors = errors;
+}
+
 int
 rte_pmd_mana_rxq_info_get(uint16_t port_id, uint16_t queue_id,
 			  struct rte_pmd_mana_queue_info *info)
@@ -237,26 +253,17 @@ rte_pmd_mana_rxq_info_get(uint16_t port_id, uint16_t queue_id,
 	q = priv->dev_data->rx_queues[queue_id];
 	if (q == NULL)
 		return 0;
-	info->setup = true;
+	ring_state(info, q->nb_desc, q->sw_head, q->sw_tail, q->stats.packets, q->stats.bytes,
+		   q->stats.errors);
 	info->running = q->db_page != NULL;
-	info->nb_desc = q->nb_desc;
-	info->desc_head = q->sw_head;
-	info->desc_tail = q->sw_tail;
-	info->in_flight = info->desc_head - info->desc_tail;
-	info->free_desc = q->nb_desc - RTE_MIN(info->in_flight, (uint32_t)q->nb_desc);
-	info->packets = q->stats.packets;
-	info->bytes = q->stats.bytes;
-	info->errors = q->stats.errors;
 	if (!info->running)
 		return 0;
 	info->wq_id = q->rq_id;
 	info->cq_id = q->cq_id;
 	info->ring_bytes = q->rq_mask + 1;
 	info->wq_head_bu = q->rq_head;
-	/* Every RX WQE has the same size: the consumed part is head minus posted ones. */
-	if (info->desc_head != 0)
-		info->wq_tail_bu = q->rq_head - (uint32_t)((uint64_t)q->rq_head *
-					info->in_flight / info->desc_head);
+	/* Every RX WQE is one BU (one SGE): the device's tail is head minus those posted. */
+	info->wq_tail_bu = q->rq_head - info->in_flight;
 	info->db_page = (uintptr_t)q->db_page;
 	cq_state(info, q->cq_ring, q->cq_count, q->cq_head);
 	return 0;
@@ -277,16 +284,9 @@ rte_pmd_mana_txq_info_get(uint16_t port_id, uint16_t queue_id,
 	q = priv->dev_data->tx_queues[queue_id];
 	if (q == NULL)
 		return 0;
-	info->setup = true;
+	ring_state(info, q->nb_desc, q->desc_head, q->desc_tail, q->stats.packets,
+		   q->stats.bytes, q->stats.errors);
 	info->running = q->db_page != NULL;
-	info->nb_desc = q->nb_desc;
-	info->desc_head = q->desc_head;
-	info->desc_tail = q->desc_tail;
-	info->in_flight = info->desc_head - info->desc_tail;
-	info->free_desc = q->nb_desc - RTE_MIN(info->in_flight, (uint32_t)q->nb_desc);
-	info->packets = q->stats.packets;
-	info->bytes = q->stats.bytes;
-	info->errors = q->stats.errors;
 	if (!info->running)
 		return 0;
 	info->wq_id = q->sq_id;
