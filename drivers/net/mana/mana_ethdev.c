@@ -310,6 +310,14 @@ mana_link_update(struct rte_eth_dev *dev, int wait)
 	memset(&attr, 0, sizeof(attr));
 	if (priv->removed || !priv->started) {
 		link.link_status = RTE_ETH_LINK_DOWN;
+	} else if (priv->model == NULL) {
+		/*
+		 * rdma-core (hardware): the port state is the kernel netdev's (down
+		 * on kernels >= 6.8 whenever the netdev is not running), and that
+		 * netdev must be down for the RAW QP to get the vPort (contract 7.1,
+		 * 7.4): report up like upstream (contract 13 rule 9).
+		 */
+		link.link_status = RTE_ETH_LINK_UP;
 	} else if (mana_vs_query_port(priv->ctx, priv->ib_port, &attr) != 0) {
 		link.link_status = RTE_ETH_LINK_DOWN;
 	} else {
@@ -581,24 +589,31 @@ mana_port_open(struct mana_priv *priv, struct ibv_device *ibdev)
 	};
 	int ret;
 
+	/*
+	 * errno is saved before logging (rte_log may write to syslog and change
+	 * it) and never 0, which the caller would take for success.
+	 */
 	priv->ctx = mana_vs_open_device(ibdev);
 	if (priv->ctx == NULL) {
-		PMD_INIT_LOG(ERR, "open %s: %s", mana_vs_device_name(ibdev), strerror(errno));
-		return -errno;
+		ret = errno != 0 ? errno : EIO;
+		PMD_INIT_LOG(ERR, "open %s: %s", mana_vs_device_name(ibdev), strerror(ret));
+		return -ret;
 	}
 	ret = mana_port_limits(priv);
 	if (ret != 0)
 		return ret;
 	priv->pd = mana_vs_alloc_pd(priv->ctx);
 	if (priv->pd == NULL) {
-		PMD_INIT_LOG(ERR, "alloc PD: %s", strerror(errno));
-		return -errno;
+		ret = errno != 0 ? errno : EIO;
+		PMD_INIT_LOG(ERR, "alloc PD: %s", strerror(ret));
+		return -ret;
 	}
 	pattr.pd = priv->pd;
 	priv->parent_pd = mana_vs_alloc_parent_domain(priv->ctx, &pattr);
 	if (priv->parent_pd == NULL) {
-		PMD_INIT_LOG(ERR, "alloc parent domain: %s", strerror(errno));
-		return -errno;
+		ret = errno != 0 ? errno : EIO;
+		PMD_INIT_LOG(ERR, "alloc parent domain: %s", strerror(ret));
+		return -ret;
 	}
 	priv->model = mana_vs_model_of(priv->ctx);
 	return 0;
@@ -703,8 +718,10 @@ mana_device_ports(struct ibv_device *ibdev, struct ibv_context **ctx_out)
 
 	ctx = mana_vs_open_device(ibdev);
 	if (ctx == NULL) {
-		PMD_INIT_LOG(ERR, "open %s: %s", mana_vs_device_name(ibdev), strerror(errno));
-		return -errno;
+		/* Saved before logging; never 0 (0 ports would read as "skipped"). */
+		ret = errno != 0 ? errno : EIO;
+		PMD_INIT_LOG(ERR, "open %s: %s", mana_vs_device_name(ibdev), strerror(ret));
+		return -ret;
 	}
 	memset(&attr, 0, sizeof(attr));
 	ret = mana_vs_query_device_ex(ctx, NULL, &attr);

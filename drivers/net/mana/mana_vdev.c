@@ -106,9 +106,10 @@ mana_vdev_model(const char *vname, const struct mana_devargs *da, struct mana_sh
 		cfg.engine_cpu = mana_engine_cpu_default(*socket);
 	m = mana_vs_model_create(&cfg);
 	if (m == NULL) {
+		ret = errno != 0 ? errno : EIO;	/* before logging can change it; never 0 */
 		PMD_INIT_LOG(ERR, "%s: creating software device '%s': %s", vname, name,
-			     strerror(errno));
-		return -errno;
+			     strerror(ret));
+		return -ret;
 	}
 	sh->own_model = m;
 	return 0;
