@@ -146,7 +146,8 @@ parse_args(int argc, char **argv)
 		{"queues", 1, NULL, 'q'}, {"rxd", 1, NULL, 'r'},
 		{"txd", 1, NULL, 't'}, {"mbufs", 1, NULL, 'n'},
 		{"mbuf-data", 1, NULL, 'd'}, {"fast-free", 0, NULL, 'F'},
-		{"wait-full", 0, NULL, 'U'}, {"outlier-cycles", 1, NULL, 'O'}, {"label", 1, NULL, 'L'},
+		{"wait-full", 0, NULL, 'U'}, {"outlier-cycles", 1, NULL, 'O'},
+		{"label", 1, NULL, 'L'},
 		{"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
 	};
 	int c;
@@ -646,7 +647,8 @@ report(double elapsed)
 		txc += tc;
 	}
 	printf("RESULT label=%s burst=%u len=%u queues=%u lcores=%u pkts=%" PRIu64
-	       " sent=%" PRIu64 " busy=%" PRIu64 " idle=%" PRIu64 " outliers=%" PRIu64 " avg_burst=%.1f"
+	       " sent=%" PRIu64 " busy=%" PRIu64 " idle=%" PRIu64 " outliers=%" PRIu64
+	       " avg_burst=%.1f"
 	       " cyc_rx=%.1f cyc_tx=%.1f cyc_pkt=%.1f mpps=%.3f seconds=%.2f"
 	       " tsc_mhz=%.0f tsc_overhead=%" PRIu64 "\n",
 	       opt.label ? opt.label : "-", opt.burst, opt.frame_len, opt.nb_queues,

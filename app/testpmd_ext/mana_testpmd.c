@@ -474,7 +474,8 @@ cmd_wait_parsed(void *res, struct cmdline *cl __rte_unused, void *data __rte_unu
 	for (;;) {
 		ret = port_counter(r->port_id, r->word1, &v);
 		if (ret == -ENOENT) {
-			fprintf(stderr, "no counter '%s' (see show port xstats, mana model stats)\n",
+			fprintf(stderr,
+				"no counter '%s' (see show port xstats, mana model stats)\n",
 				r->word1);
 			return;
 		}

@@ -361,7 +361,8 @@ rte_pmd_mana_model_gen_set(uint16_t port_id, uint64_t rate_pps, uint32_t flows)
 }
 
 #define MODEL_CTR(f)	{ #f, offsetof(struct mana_model_port_stats, f) }
-#define MODEL_TXERR(t)	{ "tx_err_" #t, offsetof(struct mana_model_port_stats, tx_err[t - 32]) }
+#define MODEL_TXERR(t)	\
+	{ "tx_err_" #t, offsetof(struct mana_model_port_stats, tx_err[t - 32]) }
 
 static const struct {
 	const char *name;

@@ -188,7 +188,7 @@ struct mana_rxq {
  */
 struct mana_tx_desc {
 	uint32_t wqe_end;		/* SQ producer index (BUs) after this WQE */
-	uint32_t bytes;			/* bytes posted up to and including it, bit 31: signalled */
+	uint32_t bytes;		/* bytes posted up to it included; bit 31: signalled */
 };
 
 #define MANA_TX_DESC_SIG	(UINT32_C(1) << 31)

@@ -59,7 +59,7 @@ struct rte_pmd_mana_rss_info {
 	bool reta_set;			/**< the application set the RETA */
 	uint16_t period;		/**< distinct queues: entry i = queue[i % period] */
 	uint16_t reta[RTE_PMD_MANA_RETA_SIZE];	/**< queue of each of the 64 entries */
-	uint32_t wq_id[RTE_PMD_MANA_RETA_SIZE];	/**< device RQ id of each entry (0 if stopped) */
+	uint32_t wq_id[RTE_PMD_MANA_RETA_SIZE];	/**< RQ id of each entry (0: stopped) */
 };
 
 /** A flow for rte_pmd_mana_rss_flow_queue(); addresses and ports in host order. */
@@ -80,7 +80,7 @@ struct rte_pmd_mana_queue_info {
 	uint16_t nb_desc;
 	uint32_t ring_bytes;		/**< WQ ring size */
 	uint32_t wq_head_bu;		/**< producer in 32-byte basic units */
-	uint32_t wq_tail_bu;		/**< consumer (TX only; RX: computed from completions) */
+	uint32_t wq_tail_bu;		/**< consumer (RX: from completions) */
 	uint32_t desc_head, desc_tail;	/**< posted / completed descriptors */
 	uint32_t in_flight;		/**< desc_head - desc_tail */
 	uint32_t free_desc;		/**< nb_desc - in_flight */

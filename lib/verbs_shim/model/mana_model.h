@@ -47,7 +47,7 @@ enum mana_model_gen_proto {
 
 struct mana_model_gen_cfg {
 	uint32_t flows;		/* distinct 5-tuples, round robin; default 1 */
-	uint32_t frame_len;	/* bytes without FCS, protocol minimum..MANA_MODEL_MAX_FRAME; default 64 */
+	uint32_t frame_len;	/* bytes without FCS, protocol minimum..9216; default 64 */
 	enum mana_model_gen_proto proto;
 	bool ipv6;
 	uint64_t rate_pps;	/* 0: as fast as the engine runs */
@@ -153,7 +153,7 @@ struct mana_model_port_stats {
 	uint64_t rx_drop_injected;
 	uint64_t rx_truncated;			/* CQE_RX_TRUNCATED completions */
 	uint64_t rx_coalesced_cqes;		/* type 2 CQEs written */
-	uint64_t tx_err[10];			/* by CQE type 33..41 at [type - 32] ([0] unused) */
+	uint64_t tx_err[10];			/* CQE types 33..41 at [type - 32] */
 	uint64_t tx_drop_link_down;
 	uint64_t db_rejected;			/* doorbell stores refused (contract 14 #15) */
 	uint64_t queue_errors;			/* queues stopped for a protocol violation */
