@@ -16,11 +16,11 @@ set verbose 1
 start
 mana wait 0 rx_frames 64 5000
 mana wait 0 rx_good_packets 64 5000
+stop
 mana show queue 0 rx 0
 mana show queue 0 rx 1
 mana show queue 0 rx 2
 mana show queue 0 rx 3
-stop
 set verbose 0
 # argument errors
 mana show port 9
