@@ -36,61 +36,10 @@ BDF=0000:00:0f.0
 MAC1=02:00:00:0f:00:01
 MAC2=02:00:00:0f:00:02
 
-if [ ! -x "$TESTPMD" ]; then
-	echo "SKIP: $TESTPMD not found"
-	exit 77
-fi
-if [ ! -f "$PMD_DIR/librte_net_mana.so" ]; then
-	echo "FAIL: $PMD_DIR/librte_net_mana.so not built"
-	exit 1
-fi
-
-# Private directory (mode 0700): FIFO, output and the software device's sysfs.
-W=$(mktemp -d "${TMPDIR:-/tmp}/pci_${SCENARIO}.XXXXXX") || exit 1
-OUT=$W/out
+. "$(dirname "$0")/../lib/testpmd_harness.sh"
+harness_init pci
+# The software device's sysfs tree, in the private work directory.
 ROOT=$W/sys
-FAILS=0
-TP=
-
-cleanup() {
-	exec 3>&- 2>/dev/null
-	if [ -n "$TP" ] && kill -0 "$TP" 2>/dev/null; then
-		kill "$TP" 2>/dev/null
-		sleep 1
-		kill -9 "$TP" 2>/dev/null
-	fi
-	if [ "$FAILS" -eq 0 ]; then
-		rm -rf "$W"
-	else
-		echo "testpmd output kept in $OUT"
-	fi
-}
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*"
-	FAILS=$((FAILS + 1))
-}
-
-# check <description> <actual> <op> <expected>   (op: -eq -ne -gt -ge -lt -le)
-check() {
-	local what=$1 act=$2 op=$3 exp=$4
-
-	if [ -z "$act" ] || ! [ "$act" "$op" "$exp" ] 2>/dev/null; then
-		fail "$what: got '${act}', expected $op $exp"
-	else
-		echo "ok: $what = $act ($op $exp)"
-	fi
-}
-
-# check_str <description> <actual> <expected>
-check_str() {
-	if [ "$2" != "$3" ]; then
-		fail "$1: got '$2', expected '$3'"
-	else
-		echo "ok: $1 = '$2'"
-	fi
-}
 
 # start_testpmd <MANA_MODEL_PCI> <-a argument> <testpmd application args...>
 start_testpmd() {
@@ -98,22 +47,9 @@ start_testpmd() {
 
 	shift 2
 	mkdir -p "$ROOT/bus/pci/devices"
-	mkfifo "$W/in"
-	# Opened read-write so that testpmd never sees end of file before `quit`.
-	exec 3<>"$W/in"
 	MANA_MODEL_PCI=$model SYSFS_PCI_DEVICES=$ROOT/bus/pci/devices \
-	LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-	timeout -k 5 $((DEADLINE_S * 2 + 30)) stdbuf -oL -eL "$TESTPMD" -l 0-1 --no-huge -m 1024 \
-		--file-prefix "pci_${SCENARIO}_$$" -d librte_net_mana.so -a "$allow" \
-		--log-level='pmd.net.mana.*:notice' \
-		-- -i --nb-cores=1 --total-num-mbufs=4096 "$@" \
-		<"$W/in" >"$OUT" 2>&1 &
-	TP=$!
-	SECONDS=0
-}
-
-cmd() {
-	echo "$*" >&3
+	testpmd_spawn $((DEADLINE_S * 2 + 30)) --file-prefix "pci_${SCENARIO}_$$" -a "$allow" \
+		-- -i --nb-cores=1 --total-num-mbufs=4096 "$@"
 }
 
 # count_text <fixed string>: how many output lines hold it.
@@ -168,16 +104,6 @@ nb_ports_printed() {
 	grep -a -o -E "Number of available ports: [0-9]+" "$OUT" | tail -n 1 | awk '{ print $5 }'
 }
 
-# block_val <header> <port> <key>: value after "key:" in the last block whose
-# header line holds "<header> <port> " (forward or NIC statistics).
-block_val() {
-	awk -v hdr="$1 $2 " -v key="$3:" '
-		index($0, hdr) { inb = 1; next }
-		inb && (/^ *[-#+]+ *$/ || /statistics for/) { inb = 0 }
-		inb { for (i = 1; i < NF; i++) if ($i == key) val = $(i + 1) }
-		END { print val }' "$OUT"
-}
-
 nic() {
 	block_val "NIC statistics for port" "$1" "$2"
 }
@@ -207,16 +133,7 @@ check_sysfs() {
 # Quit testpmd; checks its exit, the log, and that the plugin removed the
 # software device's function from the sysfs tree when it was unloaded.
 quit_testpmd() {
-	local rc
-
-	cmd "quit"
-	wait "$TP"
-	rc=$?
-	TP=
-	check "testpmd exit status" "$rc" -eq 0
-	if ! grep -a -q "^Bye" "$OUT"; then
-		fail "testpmd did not finish normally"
-	fi
+	testpmd_quit
 	if [ -e "$ROOT/bus/pci/devices/$BDF" ]; then
 		fail "software device's PCI function left in $ROOT after exit"
 	fi

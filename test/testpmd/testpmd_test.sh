@@ -28,72 +28,17 @@ TESTPMD=${TESTPMD:-/usr/bin/dpdk-testpmd}
 N=20000
 DEADLINE_S=${TP_DEADLINE_S:-120}
 
-if [ ! -x "$TESTPMD" ]; then
-	echo "SKIP: $TESTPMD not found"
-	exit 77
-fi
-if [ ! -f "$PMD_DIR/librte_net_mana.so" ]; then
-	echo "FAIL: $PMD_DIR/librte_net_mana.so not built"
-	exit 1
-fi
-
-W=$(mktemp -d "${TMPDIR:-/tmp}/tp_${SCENARIO}.XXXXXX")
-OUT=$W/out
-FAILS=0
-TP=
-
-cleanup() {
-	exec 3>&- 2>/dev/null
-	if [ -n "$TP" ] && kill -0 "$TP" 2>/dev/null; then
-		kill "$TP" 2>/dev/null
-		sleep 1
-		kill -9 "$TP" 2>/dev/null
-	fi
-	if [ "$FAILS" -eq 0 ]; then
-		rm -rf "$W"
-	else
-		echo "testpmd output kept in $OUT"
-	fi
-}
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*"
-	FAILS=$((FAILS + 1))
-}
-
-# check <description> <actual> <op> <expected>   (op: -eq -ne -gt -ge -lt -le)
-check() {
-	local what=$1 act=$2 op=$3 exp=$4
-
-	if [ -z "$act" ] || ! [ "$act" "$op" "$exp" ] 2>/dev/null; then
-		fail "$what: got '${act}', expected $op $exp"
-	else
-		echo "ok: $what = $act ($op $exp)"
-	fi
-}
+. "$(dirname "$0")/../lib/testpmd_harness.sh"
+harness_init tp
 
 # start_testpmd <vdev devargs> <testpmd application args...>
 start_testpmd() {
 	local vdev=$1
 
 	shift
-	mkfifo "$W/in"
-	# Opened read-write so that testpmd never sees end of file before `quit`.
-	# stdout is a file: line-buffered (stdbuf) so that the polling sees each line.
-	exec 3<>"$W/in"
-	LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-	timeout -k 5 $((DEADLINE_S + 30)) stdbuf -oL -eL "$TESTPMD" -l 0-1 --no-huge -m 1024 --no-pci \
-		--file-prefix "tp_${SCENARIO}_$$" -d librte_net_mana.so \
-		--vdev "net_mana_tp,$vdev" --log-level='pmd.net.mana.*:notice' \
-		-- -i --port-topology=loop --nb-cores=1 --total-num-mbufs=8192 --no-flush-rx "$@" \
-		<"$W/in" >"$OUT" 2>&1 &
-	TP=$!
-	SECONDS=0
-}
-
-cmd() {
-	echo "$*" >&3
+	testpmd_spawn $((DEADLINE_S + 30)) --no-pci --file-prefix "tp_${SCENARIO}_$$" \
+		--vdev "net_mana_tp,$vdev" \
+		-- -i --port-topology=loop --nb-cores=1 --total-num-mbufs=8192 --no-flush-rx "$@"
 }
 
 # Last value printed for xstat <name> ("name: value" lines; the interactive
@@ -122,16 +67,6 @@ wait_xstat() {
 			return 1
 		fi
 	done
-}
-
-# block_val <header regexp> <port> <key>: value after "key:" in the last block
-# whose header line matches "<header> <port>" (forward or NIC statistics).
-block_val() {
-	awk -v hdr="$1 $2 " -v key="$3:" '
-		index($0, hdr) { inb = 1; next }
-		inb && (/^ *[-#+]+ *$/ || /statistics for/) { inb = 0 }
-		inb { for (i = 1; i < NF; i++) if ($i == key) val = $(i + 1) }
-		END { print val }' "$OUT"
 }
 
 fwd() {
@@ -165,18 +100,9 @@ stop_fwd() {
 
 # Print the final statistics and quit; every check parses the complete output.
 quit_testpmd() {
-	local rc
-
 	cmd "show port stats all"
 	cmd "show port xstats 0"
-	cmd "quit"
-	wait "$TP"
-	rc=$?
-	TP=
-	check "testpmd exit status" "$rc" -eq 0
-	if ! grep -a -q "^Bye" "$OUT"; then
-		fail "testpmd did not finish normally"
-	fi
+	testpmd_quit
 	if grep -a -E "mana.*(ERR|error)|device fatal|CQ overflow" "$OUT" |
 	   grep -a -v -E "^(testpmd> )?[a-z_0-9]+: [0-9]+$" | grep -q .; then
 		fail "driver errors in the log:"
