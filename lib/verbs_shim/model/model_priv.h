@@ -48,6 +48,17 @@
 #define MM_LOG_INFO		6
 #define MM_LOG_DEBUG		7
 
+/*
+ * WQE header dword 1 bits no Ethernet WQE of this project may set (LSO OOB in
+ * SGL, credits, fence, reserved, LSO data unit, check_sn, sgl_direct):
+ * contract 3.2, 14 #17. Checked on SQ and RQ WQEs alike.
+ */
+#define MM_WQE_DW1_BAD	(GDMA_SET(GDMA_WQE_OOB_IN_SGL, 1) | \
+			 GDMA_SET(GDMA_WQE_CONSUME_CREDIT, 1) | \
+			 GDMA_SET(GDMA_WQE_FENCE, 1) | GDMA_WQE_DW1_RSVD_MASK | \
+			 GDMA_SET(GDMA_WQE_CLIENT_DATA_UNIT, GDMA_WQE_CLIENT_DATA_UNIT_MASK) | \
+			 GDMA_SET(GDMA_WQE_CHECK_SN, 1) | GDMA_SET(GDMA_WQE_SGL_DIRECT, 1))
+
 struct mm_ctx;
 struct mm_cq;
 

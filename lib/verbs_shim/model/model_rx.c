@@ -13,12 +13,6 @@
 
 #include "model_priv.h"
 
-#define MM_RX_DW1_BAD	(GDMA_SET(GDMA_WQE_OOB_IN_SGL, 1) | \
-			 GDMA_SET(GDMA_WQE_CONSUME_CREDIT, 1) | \
-			 GDMA_SET(GDMA_WQE_FENCE, 1) | GDMA_WQE_DW1_RSVD_MASK | \
-			 GDMA_SET(GDMA_WQE_CLIENT_DATA_UNIT, GDMA_WQE_CLIENT_DATA_UNIT_MASK) | \
-			 GDMA_SET(GDMA_WQE_CHECK_SN, 1) | GDMA_SET(GDMA_WQE_SGL_DIRECT, 1))
-
 /* Where a frame goes: the RQ, its hash and hash type. */
 static struct mm_wq *
 mm_rx_target(struct mm_qp *qp, const uint8_t *f, uint32_t len, struct mm_frame_info *fi,
@@ -150,7 +144,7 @@ mm_rx_wqe(struct mana_model *m, struct mm_port *p, struct mm_wq *wq, uint32_t *c
 	uint32_t nsge = GDMA_GET(h[1], GDMA_WQE_NUM_SGE), size, total = 0;
 	uint32_t avail = r->tail - (r->cons_bu << GDMA_WQE_BU_SHIFT);
 
-	if (h[0] != 0 || (h[1] & MM_RX_DW1_BAD) != 0 || nsge < 1 || nsge > GDMA_MAX_RX_SGE ||
+	if (h[0] != 0 || (h[1] & MM_WQE_DW1_BAD) != 0 || nsge < 1 || nsge > GDMA_MAX_RX_SGE ||
 	    GDMA_GET(h[1], GDMA_WQE_OOB_DIV4) != GDMA_WQE_OOB_DIV4_SMALL ||
 	    h[2] != 0 || h[3] != 0) {
 		mm_ring_error(m, r, p->index, "RQ", wq->id, "malformed RX WQE (reserved bits, "

@@ -29,12 +29,6 @@
 
 #define MM_TX_ERR_LOG_MAX	8	/* error CQEs logged per SQ above debug level */
 
-#define MM_TX_DW1_BAD	(GDMA_SET(GDMA_WQE_OOB_IN_SGL, 1) | \
-			 GDMA_SET(GDMA_WQE_CONSUME_CREDIT, 1) | \
-			 GDMA_SET(GDMA_WQE_FENCE, 1) | GDMA_WQE_DW1_RSVD_MASK | \
-			 GDMA_SET(GDMA_WQE_CLIENT_DATA_UNIT, GDMA_WQE_CLIENT_DATA_UNIT_MASK) | \
-			 GDMA_SET(GDMA_WQE_CHECK_SN, 1) | GDMA_SET(GDMA_WQE_SGL_DIRECT, 1))
-
 #define MM_ETH_HLEN	14
 #define MM_VLAN_HLEN	4
 #define MM_ETH_P_8021Q	0x8100
@@ -74,7 +68,7 @@ mm_tx_check_oob(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uin
 	bool lng = w->oob_size == GDMA_OOB_SIZE_LARGE;
 	uint32_t vp;
 
-	if (dw0 != 0 || (dw1 & MM_TX_DW1_BAD) != 0)
+	if (dw0 != 0 || (dw1 & MM_WQE_DW1_BAD) != 0)
 		return w->verr = MM_VERR_HDR_RSVD, CQE_TX_INVALID_OOB;
 	if (w->nsge == 0)
 		return w->verr = MM_VERR_NO_SGE, CQE_TX_INVALID_OOB;
