@@ -681,7 +681,12 @@ mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_po
 	return 0;
 }
 
-/* Close every ethdev created for rdev (vdev or PCI): none is left behind. */
+/*
+ * Stop and close every ethdev created for rdev (vdev or PCI): none is left
+ * behind. A port may still run here: EAL's bus cleanup at rte_exit() removes
+ * devices that the application never stopped, and ethdev refuses to close a
+ * started port.
+ */
 int
 mana_dev_remove_all(struct rte_device *rdev)
 {
@@ -689,6 +694,9 @@ mana_dev_remove_all(struct rte_device *rdev)
 	int ret = 0;
 
 	RTE_ETH_FOREACH_DEV_OF(port_id, rdev) {
+		if (rte_eth_devices[port_id].data->dev_started &&
+		    rte_eth_dev_stop(port_id) != 0)
+			ret = -EIO;
 		if (rte_eth_dev_close(port_id) != 0)
 			ret = -EIO;
 	}
