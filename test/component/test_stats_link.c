@@ -72,13 +72,11 @@ test_stats(void)
 	send_frames(p0, 1, mp, &mac, PER_Q, 300, 2);
 	got = comp_rx_wait(p1, 2, NULL, 0, 2 * PER_Q, COMP_WAIT_MS, per_q);
 	CHECK_EQ(got, 2 * PER_Q);
-	/* TX counters move when completions are processed. */
-	end = comp_now_ms() + COMP_WAIT_MS;
-	do {
-		rte_eth_tx_done_cleanup(p0, 0, 0);
-		rte_eth_tx_done_cleanup(p0, 1, 0);
-		CHECK_EQ(rte_eth_stats_get(p0, &a), 0);
-	} while (a.opackets < 2 * PER_Q && comp_now_ms() < end);
+	/*
+	 * TX counters are current without another burst or a cleanup call: an
+	 * application that stops sending still sees everything it sent.
+	 */
+	CHECK_EQ(rte_eth_stats_get(p0, &a), 0);
 	CHECK_EQ(rte_eth_stats_get(p1, &b), 0);
 	REQUIRE(comp_model_stats("net_mana_st", 0, &s0));
 	REQUIRE(comp_model_stats("net_mana_st", 1, &s1));
@@ -146,7 +144,7 @@ test_stats(void)
 	do {
 		rte_eth_tx_done_cleanup(p0, 0, 0);
 		CHECK_EQ(rte_eth_stats_get(p0, &a), 0);
-	} while (a.opackets + a.oerrors < 2 * PER_Q + 5 && comp_now_ms() < end);
+	} while (a.oerrors < 3 && comp_now_ms() < end);
 	CHECK_EQ(a.oerrors, 3);
 	CHECK_EQ(a.opackets, 2 * PER_Q + 2);
 	CHECK_EQ(comp_xstat(p0, "tx_err_mtu_drop"), 3);

@@ -32,8 +32,11 @@
  * Bookkeeping: mbufs[] holds the posted mbufs (freed in bulk straight from
  * the ring), desc[] per WQE its end in BUs (found by binary search from a
  * CQE's offset) and the running byte count at post time, so retiring never
- * touches a sent mbuf for the statistics: obytes/opackets count completed
- * OK packets, oerrors the error CQEs.
+ * touches a sent mbuf for the statistics: opackets/obytes count a packet
+ * when tx_burst hands it to the device (so they are current even when the
+ * application stops sending and the last completions wait for the next
+ * burst), and take it back if it completes with an error (oerrors) or is
+ * still in flight when the queue stops.
  */
 
 #include <errno.h>
@@ -102,26 +105,32 @@ tx_free_mbufs(struct rte_mbuf **m, uint32_t n, bool fast)
 		rte_mempool_put_bulk(mp, (void **)&m[s], n - s);
 }
 
+/* Descriptor e completed with an error: an error, no longer a packet sent. */
+static __rte_noinline void
+tx_count_error(struct mana_txq *txq, uint32_t e, uint32_t type)
+{
+	uint32_t start = e == txq->desc_tail ? txq->bytes_done :
+		txq->desc[(e - 1) & txq->desc_mask].bytes;
+	uint32_t end = txq->desc[e & txq->desc_mask].bytes;
+
+	txq->stats.packets--;
+	txq->stats.bytes -= (end - start) & MANA_TX_DESC_BYTES;
+	txq->stats.errors++;
+	if (type > CQE_TX_OKAY && type <= CQE_TX_VLAN_TAGGING_VIOLATION)
+		txq->stats.err_type[type - CQE_TX_OKAY]++;
+}
+
 /* Retire descriptors desc_tail..e: e with CQE type `type`, the earlier ones as sent. */
 static inline void
 tx_retire_to(struct mana_txq *txq, uint32_t e, uint32_t type)
 {
 	const struct mana_tx_desc *d = &txq->desc[e & txq->desc_mask];
-	uint32_t first = txq->desc_tail, n = e - first + 1, ok = n, k;
-	uint32_t end_bytes = d->bytes & MANA_TX_DESC_BYTES, ok_bytes = end_bytes;
+	uint32_t first = txq->desc_tail, n = e - first + 1, k;
 	bool fast;
 
-	if (unlikely(type != CQE_TX_OKAY)) {
-		ok--;
-		ok_bytes = ok == 0 ? txq->bytes_done :
-			txq->desc[(e - 1) & txq->desc_mask].bytes & MANA_TX_DESC_BYTES;
-		txq->stats.errors++;
-		if (type > CQE_TX_OKAY && type <= CQE_TX_VLAN_TAGGING_VIOLATION)
-			txq->stats.err_type[type - CQE_TX_OKAY]++;
-	}
-	txq->stats.packets += ok;
-	txq->stats.bytes += (ok_bytes - txq->bytes_done) & MANA_TX_DESC_BYTES;
-	txq->bytes_done = end_bytes;
+	if (unlikely(type != CQE_TX_OKAY))
+		tx_count_error(txq, e, type);
+	txq->bytes_done = d->bytes & MANA_TX_DESC_BYTES;
 	txq->sq_tail = d->wqe_end;
 	txq->desc_tail = e + 1;
 	/* Fast free never applies to a run holding a chain (other segments, other pools). */
@@ -352,7 +361,7 @@ mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	const uint64_t slow = txq->long_oob_only ? UINT64_MAX : MANA_TX_SLOW_FLAGS;
 	const uint64_t hdr = txq->hdr_tmpl, oob = txq->oob_tmpl;
 	const uint32_t dmask = txq->desc_mask, sig = txq->suppress ? 0 : MANA_TX_DESC_SIG;
-	uint32_t *last_oob = NULL, gen, head, sq_head, sq_mask, bytes, lim, len;
+	uint32_t *last_oob = NULL, gen, head, sq_head, sq_mask, bytes, bytes0, lim, len;
 	const struct rte_mempool *lk_pool;
 	struct rte_mbuf **mbufs;
 	struct mana_tx_desc *desc;
@@ -372,6 +381,7 @@ mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	head = txq->desc_head;
 	sq_head = txq->sq_head;
 	bytes = txq->bytes_posted;
+	bytes0 = bytes;
 again:
 	/* Locals: the ring stores below could otherwise alias every txq field. */
 	lk_pool = txq->lk_pool;
@@ -420,6 +430,8 @@ done:
 	txq->bytes_posted = bytes;
 	if (nb == 0)
 		return 0;
+	txq->stats.packets += nb;
+	txq->stats.bytes += bytes - bytes0;
 	if (txq->suppress) {
 		/* The burst's last WQE produces the CQE that retires it all. */
 		rte_compiler_barrier();
@@ -683,6 +695,9 @@ mana_txq_stop(struct mana_txq *txq)
 				    strerror(abs(ret)));
 		txq->cq = NULL;
 	}
+	/* Never completed: not known to be sent, so not counted as sent. */
+	txq->stats.packets -= txq->desc_head - txq->desc_tail;
+	txq->stats.bytes -= (txq->bytes_posted - txq->bytes_done) & MANA_TX_DESC_BYTES;
 	while (txq->desc_tail != txq->desc_head) {
 		rte_pktmbuf_free(txq->mbufs[txq->desc_tail & txq->desc_mask]);
 		txq->desc_tail++;
