@@ -295,6 +295,98 @@ fx_wqe_write(uint8_t *ring, uint32_t ring_size, uint32_t head, uint32_t hdr_dw1,
 	return wqe / GDMA_WQE_BU_SIZE;
 }
 
+/* ---- Verbs objects with the attributes a driver passes ------------------- */
+
+/* DPDK 22.11's default RSS key (contract 6). */
+static const uint8_t fx_rss_key[40] = {
+	0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4, 0xf7, 0xfc, 0xa2, 0x83, 0x19, 0xdb, 0x1a,
+	0x3e, 0x94, 0x6b, 0x9e, 0x38, 0xd9, 0x2c, 0x9c, 0x03, 0xd1, 0xad, 0x99, 0x44, 0xa7,
+	0xd9, 0x56, 0x3d, 0x59, 0x06, 0x3c, 0x25, 0xf3, 0xfc, 0x1f, 0xdc, 0x2a,
+};
+
+static inline struct ibv_cq *
+fx_cq_new(struct fx *f, int cqe)
+{
+	return mana_vs_create_cq(f->ctx, cqe, NULL, NULL, 0);
+}
+
+static inline struct ibv_wq *
+fx_wq_new(struct fx *f, struct ibv_pd *pd, struct ibv_cq *cq, uint32_t max_wr, uint32_t max_sge)
+{
+	struct ibv_wq_init_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.wq_type = IBV_WQT_RQ;
+	a.max_wr = max_wr;
+	a.max_sge = max_sge;
+	a.pd = pd;
+	a.cq = cq;
+	return mana_vs_create_wq(f->ctx, &a);
+}
+
+/* A RAW_PACKET QP (a TX queue) on one CQ. */
+static inline void
+fx_raw_qp_attr(struct ibv_qp_init_attr *a, struct ibv_cq *cq, uint32_t wr, uint32_t sge)
+{
+	memset(a, 0, sizeof(*a));
+	a->send_cq = cq;
+	a->recv_cq = cq;
+	a->cap.max_send_wr = wr;
+	a->cap.max_send_sge = sge;
+	a->qp_type = IBV_QPT_RAW_PACKET;
+}
+
+static inline struct ibv_qp *
+fx_raw_qp_new(struct ibv_pd *pd, struct ibv_cq *cq, uint32_t wr, uint32_t sge)
+{
+	struct ibv_qp_init_attr a;
+
+	fx_raw_qp_attr(&a, cq, wr, sge);
+	return mana_vs_create_qp(pd, &a);
+}
+
+static inline struct ibv_rwq_ind_table *
+fx_ind_new(struct fx *f, unsigned int log, struct ibv_wq **wqs)
+{
+	struct ibv_rwq_ind_table_init_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.log_ind_tbl_size = log;
+	a.ind_tbl = wqs;
+	return mana_vs_create_rwq_ind_table(f->ctx, &a);
+}
+
+/* An RSS QP over a table: Toeplitz with a 40-byte key over the given fields. */
+static inline void
+fx_rss_attr(struct ibv_qp_init_attr_ex *a, struct ibv_pd *pd, struct ibv_rwq_ind_table *ind,
+	    const uint8_t *key, uint64_t fields)
+{
+	memset(a, 0, sizeof(*a));
+	a->qp_type = IBV_QPT_RAW_PACKET;
+	a->comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE |
+		       IBV_QP_INIT_ATTR_RX_HASH;
+	a->pd = pd;
+	a->rwq_ind_tbl = ind;
+	a->rx_hash_conf.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
+	a->rx_hash_conf.rx_hash_key_len = 40;
+	a->rx_hash_conf.rx_hash_key = (uint8_t *)(uintptr_t)key;
+	a->rx_hash_conf.rx_hash_fields_mask = fields;
+}
+
+/* manadv_init_obj on an RX CQ and its RWQ (ids are 0 until the RSS QP exists). */
+static inline int
+fx_init_rx(struct ibv_cq *cq, struct manadv_cq *dcq, struct ibv_wq *wq, struct manadv_rwq *drwq)
+{
+	struct manadv_obj obj;
+
+	memset(&obj, 0, sizeof(obj));
+	obj.cq.in = cq;
+	obj.cq.out = dcq;
+	obj.rwq.in = wq;
+	obj.rwq.out = drwq;
+	return mana_vs_init_obj(&obj, MANADV_OBJ_CQ | MANADV_OBJ_RWQ);
+}
+
 /* ---- TX queue ------------------------------------------------------------ */
 
 struct fx_txq {
@@ -304,26 +396,14 @@ struct fx_txq {
 	uint32_t head;		/* producer, BUs */
 };
 
+/* The QP and the ring views, on the CQ the caller put in q->cq.cq. */
 static inline bool
-fx_txq_create(struct fx *f, unsigned int port, uint32_t depth, uint32_t max_sge,
+fx_txq_attach(struct fx *f, unsigned int port, uint32_t depth, uint32_t max_sge,
 	      struct fx_txq *q)
 {
-	struct ibv_qp_init_attr a;
 	struct manadv_obj obj;
 
-	memset(q, 0, sizeof(*q));
-	q->cq.cq = mana_vs_create_cq(f->ctx, (int)depth, NULL, NULL, 0);
-	if (q->cq.cq == NULL) {
-		UNIT_FAIL("create_cq(%u): %s", depth, strerror(errno));
-		return false;
-	}
-	memset(&a, 0, sizeof(a));
-	a.send_cq = q->cq.cq;
-	a.recv_cq = q->cq.cq;
-	a.cap.max_send_wr = depth;
-	a.cap.max_send_sge = max_sge;
-	a.qp_type = IBV_QPT_RAW_PACKET;
-	q->qp = mana_vs_create_qp(f->ppd[port], &a);
+	q->qp = fx_raw_qp_new(f->ppd[port], q->cq.cq, depth, max_sge);
 	if (q->qp == NULL) {
 		UNIT_FAIL("create_qp(port %u): %s", port + 1, strerror(errno));
 		return false;
@@ -337,6 +417,19 @@ fx_txq_create(struct fx *f, unsigned int port, uint32_t depth, uint32_t max_sge,
 		return false;
 	fx_cqv_init(&q->cq);
 	return true;
+}
+
+static inline bool
+fx_txq_create(struct fx *f, unsigned int port, uint32_t depth, uint32_t max_sge,
+	      struct fx_txq *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->cq.cq = fx_cq_new(f, (int)depth);
+	if (q->cq.cq == NULL) {
+		UNIT_FAIL("create_cq(%u): %s", depth, strerror(errno));
+		return false;
+	}
+	return fx_txq_attach(f, port, depth, max_sge, q);
 }
 
 static inline void
@@ -391,6 +484,13 @@ fx_tx_ring(struct fx_txq *q)
 	fx_db(q->dv.db_page, GDMA_DB_OFFSET_SQ, gdma_db_wq(q->dv.sq_id, q->head));
 }
 
+/* Arm CQ c for its next CQE (contract 5.4) through a queue's doorbell page. */
+static inline void
+fx_cq_arm(void *db_page, const struct fx_cqv *c)
+{
+	fx_db(db_page, GDMA_DB_OFFSET_CQ, gdma_db_cq_arm(c->dv.cq_id, c->c, c->dv.count));
+}
+
 /* ---- RX queues (one RSS QP over n WQs) ------------------------------------ */
 
 #define FX_MAX_RXQ 8
@@ -411,16 +511,9 @@ fx_rss_qp(struct fx *f, unsigned int port, struct ibv_rwq_ind_table *ind, const 
 {
 	struct ibv_qp_init_attr_ex a;
 
-	memset(&a, 0, sizeof(a));
-	a.qp_type = IBV_QPT_RAW_PACKET;
-	a.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE | IBV_QP_INIT_ATTR_RX_HASH;
-	a.pd = f->ppd[port];
-	a.rwq_ind_tbl = ind;
-	a.rx_hash_conf.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
-	a.rx_hash_conf.rx_hash_key_len = 40;
-	a.rx_hash_conf.rx_hash_key = (uint8_t *)(uintptr_t)key;
-	a.rx_hash_conf.rx_hash_fields_mask = IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4 |
-					     IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP;
+	fx_rss_attr(&a, f->ppd[port], ind, key,
+		    IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4 |
+		    IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP);
 	return mana_vs_create_qp_ex(f->ctx, &a);
 }
 
@@ -429,9 +522,6 @@ static inline bool
 fx_rxq_create(struct fx *f, unsigned int port, unsigned int n, uint32_t depth, uint32_t max_sge,
 	      const uint8_t *key, struct ibv_comp_channel *chan, struct fx_rxq *q)
 {
-	struct ibv_rwq_ind_table_init_attr ta;
-	struct ibv_wq_init_attr wa;
-	struct manadv_obj obj;
 	unsigned int i, log = 0;
 
 	memset(q, 0, sizeof(*q));
@@ -446,22 +536,13 @@ fx_rxq_create(struct fx *f, unsigned int port, unsigned int n, uint32_t depth, u
 			UNIT_FAIL("create_cq(%u): %s", depth, strerror(errno));
 			return false;
 		}
-		memset(&wa, 0, sizeof(wa));
-		wa.wq_type = IBV_WQT_RQ;
-		wa.max_wr = depth;
-		wa.max_sge = max_sge;
-		wa.pd = f->ppd[port];
-		wa.cq = q->cq[i].cq;
-		q->wq[i] = mana_vs_create_wq(f->ctx, &wa);
+		q->wq[i] = fx_wq_new(f, f->ppd[port], q->cq[i].cq, depth, max_sge);
 		if (q->wq[i] == NULL) {
 			UNIT_FAIL("create_wq: %s", strerror(errno));
 			return false;
 		}
 	}
-	memset(&ta, 0, sizeof(ta));
-	ta.log_ind_tbl_size = log;
-	ta.ind_tbl = q->wq;
-	q->ind = mana_vs_create_rwq_ind_table(f->ctx, &ta);
+	q->ind = fx_ind_new(f, log, q->wq);
 	if (q->ind == NULL) {
 		UNIT_FAIL("create_rwq_ind_table(log %u): %s", log, strerror(errno));
 		return false;
@@ -472,12 +553,7 @@ fx_rxq_create(struct fx *f, unsigned int port, unsigned int n, uint32_t depth, u
 		return false;
 	}
 	for (i = 0; i < n; i++) {
-		memset(&obj, 0, sizeof(obj));
-		obj.cq.in = q->cq[i].cq;
-		obj.cq.out = &q->cq[i].dv;
-		obj.rwq.in = q->wq[i];
-		obj.rwq.out = &q->dv[i];
-		if (!CHECK_EQ(mana_vs_init_obj(&obj, MANADV_OBJ_CQ | MANADV_OBJ_RWQ), 0))
+		if (!CHECK_EQ(fx_init_rx(q->cq[i].cq, &q->cq[i].dv, q->wq[i], &q->dv[i]), 0))
 			return false;
 		fx_cqv_init(&q->cq[i]);
 	}

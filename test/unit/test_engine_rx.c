@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * The device engine's RX side, driven by hand (manual mode): delivery over a
+ * loop wire, coalescing, truncation, drops (no WQE, bad SGE, injected, link
+ * down) and the port and queue counters (contract 4, 14 #18).
+ */
+
+#include "engine_harness.h"
+
+/* ---- RX -------------------------------------------------------------------- */
+
+static void
+test_rx_loop_delivery(void)
+{
+	struct mana_model_port_stats st0, st;
+	struct tf_spec s;
+	struct rx_pkt p;
+	uint8_t fr[1600];
+	uint32_t ht, hash;
+	size_t len;
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, true));
+	st0 = fx_stats(&h.f, 0);
+	tf_spec_init(&s);
+	s.proto = TF_PROTO_TCP;
+	s.payload_len = 1000;
+	len = tf_build(fr, &s);
+	hash = tf_rss_hash(fx_rss_key, &s, &ht);
+	h_rx_post(&h, 0, 4, SLOT);
+	h_tx(&h, fr, (uint32_t)len, NULL, false);
+	fx_run(&h.f);
+	CHECK_EQ(h_tx_cqe(&h, NULL, NULL), CQE_TX_OKAY);
+	REQUIRE_EQ(h_rx_collect(&h, &p, 1), 1);
+	CHECK_EQ(p.type, CQE_RX_OKAY);
+	CHECK_EQ(p.len, len);
+	CHECK_MEM(p.data, fr, len);
+	CHECK_EQ(p.hash, hash);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_HASHTYPE), MANA_HASH_L4);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_IP_CSUM_OK), 1);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_TCP_CSUM_OK), 1);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_PRESENT), 0);
+	CHECK_EQ(p.wqe_off, 0);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_frames - st0.rx_frames, 1);
+	CHECK_EQ(st.rx_bytes - st0.rx_bytes, len);
+	/* the second frame lands in the second WQE (rx_wqe_offset 32) */
+	h_tx(&h, fr, (uint32_t)len, NULL, false);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, &p, 1), 1);
+	CHECK_EQ(p.wqe_off, 32);
+	h_close(&h);
+}
+
+/* Post 16 buffers, let 6 frames of one flow arrive together: the packets (up to 16). */
+static unsigned int
+rx_six(struct h *h, struct rx_pkt *p)
+{
+	h_rx_post(h, 0, 16, SLOT);
+	inject_burst(h, 6, 50);
+	fx_run(&h->f);
+	return h_rx_collect(h, p, 16);
+}
+
+static void
+test_rx_coalescing(void)
+{
+	struct mana_model_port_stats st0, st;
+	struct rx_pkt p[16];
+	unsigned int n, i, type2 = 0;
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, true));
+	st0 = fx_stats(&h.f, 0);
+	n = rx_six(&h, p);
+	CHECK_EQ(n, 6);
+	for (i = 0; i < n && i < 16; i++) {
+		CHECK_MSG(p[i].data[p[i].len - 1] == i, "packet %u out of order", i);
+		CHECK_EQ(p[i].len, 14 + 20 + 8 + 50);
+		if (p[i].type == CQE_RX_COALESCED_4 && p[i].ppi == 0)
+			type2++;
+	}
+	/* 6 frames ready together: a full CQE of 4, then the rest */
+	CHECK_EQ(p[0].type, CQE_RX_COALESCED_4);
+	CHECK_EQ(p[3].ppi, 3);
+	CHECK_EQ(p[4].ppi, 0);
+	st = fx_stats(&h.f, 0);
+	CHECK_GE(type2, 1);
+	CHECK_EQ(st.rx_coalesced_cqes - st0.rx_coalesced_cqes, type2);
+	CHECK_EQ(st.rx_frames - st0.rx_frames, 6);
+	/* the CQ holds at most 2 CQEs for them */
+	CHECK_EQ(h.rx.cq[0].c - DEPTH, 2);
+	h_close(&h);
+
+	/* switch off: one type-1 CQE per frame */
+	REQUIRE(h_open(&h, 1, false));
+	n = rx_six(&h, p);
+	CHECK_EQ(n, 6);
+	for (i = 0; i < n && i < 16; i++) {
+		CHECK_EQ(p[i].type, CQE_RX_OKAY);
+		CHECK_EQ(p[i].data[p[i].len - 1], i);
+	}
+	CHECK_EQ(h.rx.cq[0].c - DEPTH, 6);
+	CHECK_EQ(fx_stats(&h.f, 0).rx_coalesced_cqes, 0);
+	h_close(&h);
+}
+
+static void
+test_rx_truncation_and_drops(void)
+{
+	struct mana_model_port_stats st0, st;
+	struct rx_pkt p[4];
+	struct gdma_sge sge[2];
+	uint8_t fr[2048];
+	size_t len;
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, false));
+	st0 = fx_stats(&h.f, 0);
+	/* nothing posted */
+	len = udp_frame(fr, 11, 200);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_drop_no_wqe - st0.rx_drop_no_wqe, 1);
+	CHECK_EQ(h_rx_collect(&h, p, 4), 0);
+	/* frame larger than the buffer: type 4, the WQE is consumed */
+	h_rx_post(&h, 0, 1, 128);
+	h_rx_post(&h, 0, 1, SLOT);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, p, 4), 2);
+	CHECK_EQ(p[0].type, CQE_RX_TRUNCATED);
+	CHECK_EQ(p[0].wqe_off, 0);
+	CHECK_EQ(p[1].type, CQE_RX_OKAY);
+	CHECK_EQ(p[1].wqe_off, 32);
+	CHECK_EQ(p[1].len, len);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_truncated - st0.rx_truncated, 1);
+	/* exactly the buffer size fits */
+	h_rx_post(&h, 0, 1, (uint32_t)len);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, p, 4), 1);
+	CHECK_EQ(p[0].type, CQE_RX_OKAY);
+	/* scattered over two SGEs, in order */
+	{
+		uint32_t slot = h.posted[0] % DEPTH;
+		uint8_t *a = h.rxb.base + (size_t)slot * SLOT;
+		uint8_t *b = h.rxb.base + (size_t)((slot + 1) % DEPTH) * SLOT;
+
+		sge[0] = fx_sge(&h.rxb, (size_t)slot * SLOT, 100);
+		sge[1] = fx_sge(&h.rxb, (size_t)((slot + 1) % DEPTH) * SLOT, SLOT);
+		h.post_size[0][slot] = 100;
+		h.post_bu[0][slot] = fx_rx_write(&h.rx, 0, sge, 2);
+		h.posted[0]++;
+		fx_rx_ring(&h.rx, 0);
+		CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+		fx_run(&h.f);
+		REQUIRE_EQ(h_rx_collect(&h, p, 4), 1);
+		CHECK_EQ(p[0].type, CQE_RX_OKAY);
+		CHECK_EQ(p[0].len, len);
+		CHECK_MEM(a, fr, 100);
+		CHECK_MEM(b, fr + 100, len - 100);
+		/* a 2-SGE RX WQE is 2 BUs: the next starts 64 bytes later */
+		h_rx_post(&h, 0, 1, SLOT);
+		CHECK_EQ(h.post_bu[0][(h.posted[0] - 1) % DEPTH] * 32 - p[0].wqe_off, 64);
+	}
+	h_close(&h);
+}
+
+static void
+test_rx_sge_violation(void)
+{
+	struct mana_model_port_stats st0, st;
+	struct rx_pkt p[2];
+	struct gdma_sge sge;
+	struct ibv_mr *ro;
+	uint8_t fr[256], *mem;
+	size_t len = udp_frame(fr, 12, 100);
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, false));
+	st0 = fx_stats(&h.f, 0);
+	/* bad lkey: frame dropped, WQE kept (14 #18) */
+	sge = fx_sge(&h.rxb, 0, SLOT);
+	sge.mem_key ^= 0x77;
+	fx_rx_write(&h.rx, 0, &sge, 1);
+	fx_rx_ring(&h.rx, 0);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_drop_sge - st0.rx_drop_sge, 1);
+	CHECK_EQ(st.rx_frames, st0.rx_frames);
+	CHECK_EQ(h_rx_collect(&h, p, 2), 0);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_drop_sge - st0.rx_drop_sge, 2);
+	CHECK_EQ(h_rx_collect(&h, p, 2), 0);
+	h_close(&h);
+
+	/* an MR without LOCAL_WRITE */
+	REQUIRE(h_open(&h, 1, false));
+	st0 = fx_stats(&h.f, 0);
+	mem = aligned_alloc(4096, 4096);
+	REQUIRE_NOT_NULL(mem);
+	memset(mem, 0, 4096);
+	ro = mana_vs_reg_mr(h.f.pd, mem, 4096, 0);
+	REQUIRE_NOT_NULL(ro);
+	sge.address = (uintptr_t)mem;
+	sge.mem_key = ro->lkey;
+	sge.size = 4096;
+	fx_rx_write(&h.rx, 0, &sge, 1);
+	fx_rx_ring(&h.rx, 0);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_drop_sge - st0.rx_drop_sge, 1);
+	CHECK(mem[0] == 0);	/* nothing written */
+	CHECK_EQ(h_rx_collect(&h, p, 2), 0);
+	CHECK_EQ(mana_vs_dereg_mr(ro), 0);
+	h_close(&h);
+	free(mem);
+}
+
+static void
+test_link_down(void)
+{
+	struct mana_model_port_stats st0, st;
+	uint8_t fr[256];
+	size_t len = udp_frame(fr, 14, 30);
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, false));
+	h_rx_post(&h, 0, 4, SLOT);
+	st0 = fx_stats(&h.f, 0);
+	CHECK_EQ(mana_model_set_link(h.f.m, 0, false), 0);
+	h_tx(&h, fr, (uint32_t)len, NULL, false);
+	fx_run(&h.f);
+	/* the WQE still completes (one CQE per WQE), nothing reaches the wire */
+	CHECK_NE(h_tx_cqe(&h, NULL, NULL), 0);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.tx_frames, st0.tx_frames);
+	CHECK_EQ(st.tx_drop_link_down - st0.tx_drop_link_down, 1);
+	CHECK_EQ(st.rx_frames, st0.rx_frames);
+	CHECK_EQ(mana_model_set_link(h.f.m, 0, true), 0);
+	h_tx(&h, fr, (uint32_t)len, NULL, false);
+	fx_run(&h.f);
+	CHECK_EQ(h_tx_cqe(&h, NULL, NULL), CQE_TX_OKAY);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_frames - st0.rx_frames, 1);
+	h_close(&h);
+}
+
+static void
+test_drop_next_and_stats_reset(void)
+{
+	struct mana_model_port_stats st;
+	struct rx_pkt p[4];
+	uint8_t fr[256];
+	size_t len = udp_frame(fr, 15, 30);
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, false));
+	h_rx_post(&h, 0, 8, SLOT);
+	CHECK_EQ(mana_model_port_stats_reset(h.f.m, 0), 0);
+	CHECK_EQ(mana_model_drop_next(h.f.m, 0, 2), 0);
+	inject_burst(&h, 3, 30);
+	fx_run(&h.f);
+	CHECK_EQ(h_rx_collect(&h, p, 4), 1);
+	CHECK_EQ(p[0].data[p[0].len - 1], 2);	/* the third one */
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_drop_injected, 2);
+	CHECK_EQ(st.rx_frames, 1);
+	CHECK_EQ(mana_model_port_stats_reset(h.f.m, 0), 0);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_frames, 0);
+	CHECK_EQ(st.rx_drop_injected, 0);
+	(void)len;
+	h_close(&h);
+}
+
+/* Per-queue counters, found by the ids manadv_init_obj reports. */
+static void
+test_queue_stats(void)
+{
+	struct mana_model_queue_stats sq, rq0, rq1;
+	uint8_t fr[128];
+	uint32_t len = (uint32_t)udp_frame(fr, 6, 40);
+	struct rx_pkt p[8];
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, false));
+	CHECK_EQ(mana_model_queue_stats(h.f.m, 0, &sq), -EINVAL);
+	CHECK_EQ(mana_model_queue_stats(h.f.m, 0xFFFFFF, &sq), -ENOENT);
+	h_rx_post(&h, 0, 2, SLOT);
+	CHECK_EQ(mana_model_inject_tx_error(h.f.m, 0, CQE_TX_SA_DROP, 1), 0);
+	h_tx(&h, fr, len, NULL, false);		/* error CQE, not sent */
+	h_tx(&h, fr, len, NULL, false);
+	h_tx(&h, fr, len, NULL, false);
+	h_tx(&h, fr, len, NULL, false);		/* no WQE left on the RQ */
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, p, 8), 2);
+	REQUIRE_EQ(mana_model_queue_stats(h.f.m, h.tx.dv.sq_id, &sq), 0);
+	CHECK(sq.is_sq);
+	CHECK_EQ(sq.port, 0);
+	CHECK_EQ(sq.frames, 3);
+	CHECK_EQ(sq.bytes, 3 * len);
+	CHECK_EQ(sq.err_cqes, 1);
+	CHECK_EQ(sq.cqes, 4);
+	REQUIRE_EQ(mana_model_queue_stats(h.f.m, h.rx.dv[0].wq_id, &rq0), 0);
+	CHECK(!rq0.is_sq);
+	CHECK_EQ(rq0.frames, 2);
+	CHECK_EQ(rq0.bytes, 2 * len);
+	CHECK_EQ(rq0.cqes, 2);
+	CHECK_EQ(rq0.drop_no_wqe, 1);
+	CHECK_EQ(rq0.truncated, 0);
+	/* a truncated frame counts on its queue */
+	h_rx_post(&h, 0, 1, 32);
+	h_tx(&h, fr, len, NULL, false);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, p, 8), 1);
+	REQUIRE_EQ(mana_model_queue_stats(h.f.m, h.rx.dv[0].wq_id, &rq1), 0);
+	CHECK_EQ(rq1.truncated, 1);
+	CHECK_EQ(rq1.frames, 2);
+	h_close(&h);
+}
+
+static const struct unit_test tests[] = {
+	UNIT_TEST(test_rx_loop_delivery),
+	UNIT_TEST(test_rx_coalescing),
+	UNIT_TEST(test_rx_truncation_and_drops),
+	UNIT_TEST(test_rx_sge_violation),
+	UNIT_TEST(test_link_down),
+	UNIT_TEST(test_drop_next_and_stats_reset),
+	UNIT_TEST(test_queue_stats),
+};
+
+UNIT_MAIN(tests)

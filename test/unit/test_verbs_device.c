@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Devices and contexts of lib/verbs_shim/mana_vs.h on a model device: the
+ * device list, open/close, query_device_ex, query_port, async events and the
+ * port MTU (contract 2.3, 14 #27, #28).
+ */
+
+#include <fcntl.h>
+#include <poll.h>
+
+#include "fixture.h"
+
+static void
+test_device_list_open_close(void)
+{
+	struct mana_model_config cfg;
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct mana_model *m;
+	int n = -1, i, found = -1;
+
+	fx_config(&cfg, 2);
+	m = mana_vs_model_create(&cfg);
+	REQUIRE_NOT_NULL(m);
+	/* the same name twice: refused (names are unique) */
+	CHECK_NULL(mana_vs_model_create(&cfg));
+	list = mana_vs_get_device_list(&n);
+	REQUIRE_NOT_NULL(list);
+	CHECK(n >= 1);
+	for (i = 0; i < n; i++)
+		if (list[i] == mana_model_ibv_device(m))
+			found = i;
+	CHECK_NULL(list[n]);
+	REQUIRE(CHECK(found >= 0));
+	CHECK_EQ(mana_vs_device_backend(list[found]), MANA_VS_BACKEND_MODEL);
+	CHECK(strcmp(mana_vs_device_name(list[found]), cfg.name) == 0);
+	CHECK(mana_vs_ibdev_path(list[found]) != NULL);
+	ctx = mana_vs_open_device(list[found]);
+	mana_vs_free_device_list(list);
+	REQUIRE_NOT_NULL(ctx);
+	CHECK_EQ(mana_vs_context_backend(ctx), MANA_VS_BACKEND_MODEL);
+	CHECK(mana_vs_model_of(ctx) == m);
+	CHECK(mana_model_from_context(ctx) == m);
+	CHECK(ctx->device == mana_model_ibv_device(m));
+	/* async_fd non-blocking (contract 14 #27) */
+	CHECK(fcntl(ctx->async_fd, F_GETFL) & O_NONBLOCK);
+	/* the device cannot go while a context is open */
+	CHECK_EQ(mana_vs_model_destroy(m), EBUSY);
+	CHECK_EQ(mana_vs_close_device(ctx), 0);
+	CHECK_EQ(mana_vs_model_destroy(m), 0);
+}
+
+static void
+test_query_device(void)
+{
+	struct mana_model_config cfg;
+	struct ibv_device_attr_ex attr;
+	struct ibv_query_device_ex_input in;
+	struct fx f;
+
+	fx_config(&cfg, 3);
+	cfg.vendor_part_id = 2;
+	cfg.max_qp = 32;
+	REQUIRE(fx_open_cfg(&f, &cfg, true));
+	memset(&attr, 0, sizeof(attr));
+	CHECK_EQ(mana_vs_query_device_ex(f.ctx, NULL, &attr), 0);
+	/* rule 5, 14 #28 */
+	CHECK_EQ(attr.orig_attr.max_qp_wr, 256);
+	CHECK_EQ(attr.orig_attr.max_cqe, 256);
+	CHECK_EQ(attr.orig_attr.max_sge, 15);
+	CHECK_EQ(attr.orig_attr.phys_port_cnt, 3);
+	CHECK_EQ(attr.orig_attr.vendor_part_id, 2);
+	CHECK_EQ(attr.orig_attr.max_qp, 32);
+	CHECK_NE(attr.raw_packet_caps, 0);
+	memset(&in, 0, sizeof(in));
+	CHECK_EQ(mana_vs_query_device_ex(f.ctx, &in, &attr), 0);
+	in.comp_mask = 1;
+	CHECK_EQ(mana_vs_query_device_ex(f.ctx, &in, &attr), EINVAL);
+	fx_close(&f);
+
+	fx_config(&cfg, 1);
+	cfg.vendor_part_id = 0;
+	REQUIRE(fx_open_cfg(&f, &cfg, true));
+	memset(&attr, 0, sizeof(attr));
+	CHECK_EQ(mana_vs_query_device_ex(f.ctx, NULL, &attr), 0);
+	CHECK_EQ(attr.orig_attr.vendor_part_id, 0);
+	CHECK_EQ(attr.orig_attr.phys_port_cnt, 1);
+	CHECK_EQ(attr.orig_attr.max_qp, 64);	/* default */
+	fx_close(&f);
+}
+
+static void
+test_query_port(void)
+{
+	struct ibv_port_attr pa;
+	struct fx f;
+
+	REQUIRE(fx_open(&f, 2));
+	memset(&pa, 0xFF, sizeof(pa));
+	CHECK_EQ(mana_vs_query_port(f.ctx, 1, &pa), 0);
+	CHECK_EQ(pa.state, IBV_PORT_ACTIVE);
+	CHECK_EQ(pa.phys_state, 5);	/* LinkUp */
+	CHECK_EQ(pa.link_layer, IBV_LINK_LAYER_ETHERNET);
+	CHECK_EQ(pa.max_mtu, IBV_MTU_4096);
+	CHECK_EQ(mana_vs_query_port(f.ctx, 2, &pa), 0);
+	CHECK_EQ(mana_vs_query_port(f.ctx, 0, &pa), EINVAL);
+	CHECK_EQ(mana_vs_query_port(f.ctx, 3, &pa), EINVAL);
+	/* link down on vPort 1 (IB port 2) */
+	CHECK_EQ(mana_model_set_link(f.m, 1, false), 0);
+	CHECK_EQ(mana_vs_query_port(f.ctx, 2, &pa), 0);
+	CHECK_EQ(pa.state, IBV_PORT_DOWN);
+	CHECK_EQ(pa.phys_state, 3);	/* Disabled */
+	CHECK_EQ(mana_vs_query_port(f.ctx, 1, &pa), 0);
+	CHECK_EQ(pa.state, IBV_PORT_ACTIVE);
+	CHECK_EQ(mana_model_set_link(f.m, 1, true), 0);
+	CHECK_EQ(mana_vs_query_port(f.ctx, 2, &pa), 0);
+	CHECK_EQ(pa.state, IBV_PORT_ACTIVE);
+	while (1) {	/* drain the link events */
+		struct ibv_async_event ev;
+
+		if (mana_vs_get_async_event(f.ctx, &ev) != 0)
+			break;
+		mana_vs_ack_async_event(&ev);
+	}
+	fx_close(&f);
+}
+
+static void
+test_async_events(void)
+{
+	struct ibv_async_event ev;
+	struct pollfd pfd;
+	struct fx f;
+
+	REQUIRE(fx_open(&f, 2));
+	CHECK_EQ(mana_vs_get_async_event(f.ctx, &ev), EAGAIN);
+	pfd.fd = f.ctx->async_fd;
+	pfd.events = POLLIN;
+	CHECK_EQ(poll(&pfd, 1, 0), 0);
+	CHECK_EQ(mana_model_set_link(f.m, 1, false), 0);
+	CHECK_EQ(poll(&pfd, 1, 0), 1);
+	memset(&ev, 0, sizeof(ev));
+	REQUIRE_EQ(mana_vs_get_async_event(f.ctx, &ev), 0);
+	CHECK_EQ(ev.event_type, IBV_EVENT_PORT_ERR);
+	CHECK_EQ(ev.element.port_num, 2);
+	mana_vs_ack_async_event(&ev);
+	CHECK_EQ(mana_vs_get_async_event(f.ctx, &ev), EAGAIN);
+	CHECK_EQ(mana_model_set_link(f.m, 1, true), 0);
+	REQUIRE_EQ(mana_vs_get_async_event(f.ctx, &ev), 0);
+	CHECK_EQ(ev.event_type, IBV_EVENT_PORT_ACTIVE);
+	CHECK_EQ(ev.element.port_num, 2);
+	mana_vs_ack_async_event(&ev);
+	CHECK_EQ(mana_vs_get_async_event(f.ctx, &ev), EAGAIN);
+	CHECK_EQ(mana_model_fatal(f.m), 0);
+	REQUIRE_EQ(mana_vs_get_async_event(f.ctx, &ev), 0);
+	CHECK_EQ(ev.event_type, IBV_EVENT_DEVICE_FATAL);
+	mana_vs_ack_async_event(&ev);
+	CHECK_EQ(mana_vs_get_async_event(f.ctx, &ev), EAGAIN);
+	fx_close(&f);
+}
+
+static void
+test_port_mtu(void)
+{
+	struct fx f;
+
+	REQUIRE(fx_open(&f, 2));
+	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 1, 9000), 0);
+	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 2, 1500), 0);
+	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 1, MANA_MODEL_MAX_MTU + 1), EINVAL);
+	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 0, 1500), EINVAL);
+	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 3, 1500), EINVAL);
+	fx_close(&f);
+}
+
+static const struct unit_test tests[] = {
+	UNIT_TEST(test_device_list_open_close),
+	UNIT_TEST(test_query_device),
+	UNIT_TEST(test_query_port),
+	UNIT_TEST(test_async_events),
+	UNIT_TEST(test_port_mtu),
+};
+
+UNIT_MAIN(tests)
