@@ -371,6 +371,10 @@ cmd_model_tx_error_parsed(void *res, struct cmdline *cl __rte_unused, void *data
 		fprintf(stderr, "CQE type %u: allowed 33..41 (TX error completion types)\n", r->n2);
 		return;
 	}
+	if (r->n3 == 0) {
+		fprintf(stderr, "count: allowed 1 or more\n");
+		return;
+	}
 	print_ret("inject TX error",
 		  rte_pmd_mana_model_inject_tx_error(r->port_id, r->n2, r->n3));
 }
@@ -383,6 +387,10 @@ cmd_model_drop_parsed(void *res, struct cmdline *cl __rte_unused, void *data __r
 
 	if (!mana_port_ok(r->port_id, &pi))
 		return;
+	if (r->n2 == 0) {
+		fprintf(stderr, "count: allowed 1 or more\n");
+		return;
+	}
 	print_ret("drop next frames", rte_pmd_mana_model_drop_next(r->port_id, r->n2));
 }
 
@@ -391,6 +399,7 @@ cmd_model_gen_parsed(void *res, struct cmdline *cl __rte_unused, void *data __rt
 {
 	struct cmd_model *r = res;
 	struct rte_pmd_mana_port_info pi;
+	int ret;
 
 	if (!mana_port_ok(r->port_id, &pi))
 		return;
@@ -398,7 +407,12 @@ cmd_model_gen_parsed(void *res, struct cmdline *cl __rte_unused, void *data __rt
 		fprintf(stderr, "flows: allowed 1 or more\n");
 		return;
 	}
-	print_ret("generator", rte_pmd_mana_model_gen_set(r->port_id, r->n1, r->n2));
+	ret = rte_pmd_mana_model_gen_set(r->port_id, r->n1, r->n2);
+	if (ret == -EINVAL)
+		fprintf(stderr, "generator: port %u's wire is not a generator (wire=gen)\n",
+			r->port_id);
+	else
+		print_ret("generator", ret);
 }
 
 static void

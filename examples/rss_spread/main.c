@@ -273,16 +273,17 @@ set_reversed_reta(void)
 static int
 set_new_key(void)
 {
-	struct rte_eth_rss_conf conf = { .rss_key = rss_key, .rss_key_len = sizeof(rss_key) };
+	uint8_t cur[sizeof(rss_key)];
+	struct rte_eth_rss_conf conf = { .rss_key = cur, .rss_key_len = sizeof(cur) };
 	unsigned int i;
 	int ret;
 
 	ret = rte_eth_dev_rss_hash_conf_get(port_id, &conf);
 	if (ret != 0)
 		return ret;
-	/* A different, still well-mixed key: the default rotated by 7 bytes. */
+	/* A different, still well-mixed key: the current one rotated by 7 bytes. */
 	for (i = 0; i < sizeof(rss_key); i++)
-		rss_key[i] = conf.rss_key[(i + 7) % sizeof(rss_key)] ^ 0x5a;
+		rss_key[i] = cur[(i + 7) % sizeof(cur)] ^ 0x5a;
 	conf.rss_key = rss_key;
 	conf.rss_key_len = sizeof(rss_key);
 	return rte_eth_dev_rss_hash_update(port_id, &conf);

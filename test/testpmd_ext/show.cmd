@@ -16,6 +16,9 @@ set verbose 1
 start
 mana wait 0 rx_frames 64 5000
 mana wait 0 rx_good_packets 64 5000
+# while forwarding runs
+mana show port 0
+mana show rss 0
 stop
 mana show queue 0 rx 0
 mana show queue 0 rx 1

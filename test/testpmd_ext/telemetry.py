@@ -3,8 +3,8 @@
 # Copyright(c) 2026 net_mana authors
 """The driver's telemetry endpoints from Debian's unmodified dpdk-testpmd with
 the plugin: run it on the software device (2 queues, 100 generated frames,
-rxonly), query /ethdev/mana/* over the telemetry socket (what
-dpdk-telemetry.py does) and check the values.
+rxonly), query /ethdev/mana/* over the telemetry socket and through DPDK's
+dpdk-telemetry.py, and check the values.
 
     telemetry.py --pmd-dir DIR [--testpmd dpdk-testpmd]
 """
@@ -29,6 +29,39 @@ def check(ok, what):
 def query(sock, cmd):
     sock.send(cmd.encode())
     return json.loads(sock.recv(1 << 20).decode())[cmd.split(',')[0]]
+
+
+def via_script(prefix, rss):
+    """The same endpoints through DPDK's own client, dpdk-telemetry.py (which
+    prints one JSON reply a line when its input is not a terminal)."""
+    script = '/usr/bin/dpdk-telemetry.py'
+    if not os.path.exists(script):
+        print('dpdk-telemetry.py not installed (Debian package dpdk-dev): not checked')
+        return
+    cmds = '/\n/help,/ethdev/mana/rss\n/ethdev/mana/rss,0\n/ethdev/mana/port,0\n'
+    p = subprocess.run([sys.executable, script, '-f', prefix], input=cmds.encode(),
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=30,
+                       check=False)
+    out = p.stdout.decode(errors='replace')
+    print(out)
+    replies = {}
+    for line in out.splitlines():
+        try:
+            replies.update(json.loads(line))
+        except ValueError:
+            pass
+    check(p.returncode == 0, 'dpdk-telemetry.py exit status %d' % p.returncode)
+    check(all(e in replies.get('/', []) for e in
+              ('/ethdev/mana/port', '/ethdev/mana/rss', '/ethdev/mana/rxq',
+               '/ethdev/mana/txq', '/ethdev/mana/model')),
+          'dpdk-telemetry.py lists the five /ethdev/mana endpoints')
+    check(bool(replies.get('/help', {}).get('/ethdev/mana/rss')),
+          'dpdk-telemetry.py: /help,/ethdev/mana/rss describes the endpoint')
+    check(replies.get('/ethdev/mana/rss') == rss,
+          'dpdk-telemetry.py: /ethdev/mana/rss,0 equals the socket\'s answer')
+    port = replies.get('/ethdev/mana/port') or {}
+    check(port.get('ibdev') == 'net_mana0' and port.get('nb_rxq') == 2,
+          'dpdk-telemetry.py: /ethdev/mana/port,0')
 
 
 def main():
@@ -90,6 +123,7 @@ def main():
         check(txq['running'] == 1 and txq['free_desc'] == txq['nb_desc'], 'txq 0: idle')
         check(query(sock, '/ethdev/mana/port,9') is None, 'port 9: no answer')
         sock.close()
+        via_script(prefix, rss)
     finally:
         p.terminate()
         out, _ = p.communicate(timeout=30)
