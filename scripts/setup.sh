@@ -27,7 +27,7 @@ do_build=1
 
 packages=(
 	# build
-	gcc libc6-dev pkg-config meson ninja-build python3 python3-pyelftools
+	gcc libc6-dev make pkg-config meson ninja-build python3 python3-pyelftools
 	libdpdk-dev dpdk libibverbs-dev ibverbs-providers libnuma-dev libpcap-dev
 	# fetching and unpacking the DPDK source package
 	dpkg-dev xz-utils

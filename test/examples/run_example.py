@@ -4,7 +4,7 @@
 """Run one example application on net_mana vPorts of the software device and
 check what it printed and, where frames leave through a pcap wire, the frames.
 
-    run_example.py NAME --exe PATH --pmd-dir DIR --workdir DIR
+    run_example.py NAME (--exe PATH | --make SRCDIR) --pmd-dir DIR --workdir DIR
 
 NAME: rss_spread, loopback_latency, pcap_replay, l3fwd, l2fwd, skeleton,
 skeleton_mana.
@@ -286,11 +286,23 @@ TESTS = {
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('name', choices=sorted(TESTS))
-    ap.add_argument('--exe', required=True)
+    how = ap.add_mutually_exclusive_group(required=True)
+    how.add_argument('--exe', help='the application, as meson built it')
+    how.add_argument('--make', metavar='DIR',
+                     help="build the example in DIR with its own Makefile first")
     ap.add_argument('--pmd-dir', required=True)
     ap.add_argument('--workdir', required=True)
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
+    if a.make:
+        # The stand-alone build a user would do: the example's Makefile and
+        # pkg-config's view of the installed DPDK, output outside the tree.
+        out = os.path.join(a.workdir, 'make-' + a.name)
+        rc, _ = run(['make', '-C', a.make, 'O=' + out], dict(os.environ), 300)
+        a.exe = os.path.join(out, a.name)
+        if not check(rc == 0 and os.access(a.exe, os.X_OK),
+                     'make -C %s built %s (status %d)' % (a.make, a.exe, rc)):
+            return 1
     env = dict(os.environ)
     # EAL refuses -d paths below world-writable directories: load by name.
     env['LD_LIBRARY_PATH'] = a.pmd_dir + (':' + env['LD_LIBRARY_PATH']
