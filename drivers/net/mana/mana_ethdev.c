@@ -19,14 +19,18 @@
  * -ENOTSUP (the datapath needs per-process doorbell mappings).
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_malloc.h>
+#include <rte_per_lcore.h>
 
 #include "mana_ethdev.h"
 #include "mana_logs.h"
@@ -201,18 +205,37 @@ mana_queues_destroy(struct rte_eth_dev *dev)
 			mana_txq_stop(dev->data->tx_queues[i]);
 }
 
+/*
+ * Every configured queue set up, and every RX buffer holding a frame of the
+ * port's MTU: an MTU given to rte_eth_dev_configure() is not checked against
+ * the RX queues ethdev keeps from an earlier configuration.
+ */
 static int
 mana_queues_check(struct rte_eth_dev *dev)
 {
+	uint32_t need = (uint32_t)dev->data->mtu + MANA_L2_OVERHEAD;
+	struct mana_priv *priv = mana_priv(dev);
+	struct mana_rxq *rxq;
 	uint16_t i;
 
-	for (i = 0; i < dev->data->nb_rx_queues; i++)
-		if (dev->data->rx_queues[i] == NULL)
-			return -EINVAL;
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		if (dev->data->tx_queues[i] == NULL)
+			goto not_set_up;
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		rxq = dev->data->rx_queues[i];
+		if (rxq == NULL)
+			goto not_set_up;
+		if (rxq->buf_size < need) {
+			PMD_DRV_LOG(ERR,
+				    "port %u: MTU %u needs %u-byte RX buffers; queue %u has %u",
+				    priv->port_id, dev->data->mtu, need, i, rxq->buf_size);
 			return -EINVAL;
+		}
+	}
 	return 0;
+not_set_up:
+	PMD_DRV_LOG(ERR, "port %u: every configured queue must be set up", priv->port_id);
+	return -EINVAL;
 }
 
 static int
@@ -226,10 +249,8 @@ mana_dev_start(struct rte_eth_dev *dev)
 	if (priv->removed)
 		return -EIO;
 	ret = mana_queues_check(dev);
-	if (ret != 0) {
-		PMD_DRV_LOG(ERR, "port %u: every configured queue must be set up", priv->port_id);
+	if (ret != 0)
 		return ret;
-	}
 	/*
 	 * ethdev only records an MTU given to rte_eth_dev_configure (rxmode.mtu):
 	 * apply it here, or frames above the device's MTU are dropped.
@@ -329,7 +350,43 @@ mana_link_update(struct rte_eth_dev *dev, int wait)
 	return rte_eth_linkstatus_set(dev, &link);
 }
 
-/* async_fd handler (EAL interrupt thread): link changes and device removal. */
+/*
+ * Set by mana_intr_teardown() when an event callback closes the port whose
+ * handler is running (EAL interrupt thread): the handler stops at once.
+ */
+static RTE_DEFINE_PER_LCORE(const struct rte_eth_dev *, mana_intr_closed);
+
+static void
+mana_async_event(struct rte_eth_dev *dev, const struct ibv_async_event *ev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+
+	switch (ev->event_type) {
+	case IBV_EVENT_PORT_ACTIVE:
+	case IBV_EVENT_PORT_ERR:
+		if (ev->element.port_num != priv->ib_port)
+			break;
+		if (mana_link_update(dev, 0) == 0)
+			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
+		break;
+	case IBV_EVENT_DEVICE_FATAL:
+		PMD_DRV_LOG(ERR, "port %u: device fatal error: device removed", priv->port_id);
+		priv->removed = true;
+		mana_link_update(dev, 0);
+		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV, NULL);
+		break;
+	default:
+		PMD_DRV_LOG(DEBUG, "port %u: async event %d ignored", priv->port_id,
+			    ev->event_type);
+		break;
+	}
+}
+
+/*
+ * async_fd handler (EAL interrupt thread): link changes and device removal.
+ * Port and device events hold no verbs object, so each is acked before the
+ * application's callbacks run: they may close the port, and with it priv.
+ */
 static void
 mana_async_intr_handler(void *arg)
 {
@@ -337,28 +394,12 @@ mana_async_intr_handler(void *arg)
 	struct mana_priv *priv = mana_priv(dev);
 	struct ibv_async_event ev;
 
+	RTE_PER_LCORE(mana_intr_closed) = NULL;
 	while (mana_vs_get_async_event(priv->ctx, &ev) == 0) {
-		switch (ev.event_type) {
-		case IBV_EVENT_PORT_ACTIVE:
-		case IBV_EVENT_PORT_ERR:
-			if (ev.element.port_num != priv->ib_port)
-				break;
-			if (mana_link_update(dev, 0) == 0)
-				rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
-			break;
-		case IBV_EVENT_DEVICE_FATAL:
-			PMD_DRV_LOG(ERR, "port %u: device fatal error: device removed",
-				    priv->port_id);
-			priv->removed = true;
-			mana_link_update(dev, 0);
-			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV, NULL);
-			break;
-		default:
-			PMD_DRV_LOG(DEBUG, "port %u: async event %d ignored", priv->port_id,
-				    ev.event_type);
-			break;
-		}
 		mana_vs_ack_async_event(&ev);
+		mana_async_event(dev, &ev);
+		if (RTE_PER_LCORE(mana_intr_closed) == dev)
+			return;
 	}
 }
 
@@ -382,17 +423,39 @@ mana_intr_setup(struct rte_eth_dev *dev)
 	return rte_intr_callback_register(priv->async_intr, mana_async_intr_handler, dev);
 }
 
+/*
+ * Take the async handler off the EAL interrupt thread. -EAGAIN: the handler
+ * is running. Another thread waits for it to return; the interrupt thread
+ * is inside it (an event callback closing the port) and would wait forever:
+ * EAL removes the handler when it returns, and the handler is told to stop.
+ * EAL keeps its own copy of the handle: the caller may free ours at once.
+ */
+static void
+mana_async_intr_unregister(struct rte_eth_dev *dev, struct rte_intr_handle *ih)
+{
+	int ret;
+
+	while ((ret = rte_intr_callback_unregister(ih, mana_async_intr_handler, dev)) == -EAGAIN) {
+		if (rte_thread_is_intr()) {
+			ret = rte_intr_callback_unregister_pending(ih, mana_async_intr_handler,
+								   dev, NULL);
+			RTE_PER_LCORE(mana_intr_closed) = dev;
+			break;
+		}
+		rte_delay_us_sleep(1000);
+	}
+	if (ret < 0 && ret != -ENOENT)
+		PMD_DRV_LOG(ERR, "port %u: removing the async event handler: %s",
+			    dev->data->port_id, strerror(-ret));
+}
+
 static void
 mana_intr_teardown(struct rte_eth_dev *dev)
 {
 	struct mana_priv *priv = mana_priv(dev);
-	int ret;
 
 	if (priv->async_intr != NULL) {
-		do {
-			ret = rte_intr_callback_unregister(priv->async_intr,
-							   mana_async_intr_handler, dev);
-		} while (ret == -EAGAIN);
+		mana_async_intr_unregister(dev, priv->async_intr);
 		rte_intr_instance_free(priv->async_intr);
 		priv->async_intr = NULL;
 	}
@@ -575,9 +638,54 @@ mana_port_limits(struct mana_priv *priv)
 	priv->max_desc = rte_align32prevpow2(desc);
 	priv->max_tx_sge = GDMA_MAX_TX_SGE;
 	priv->max_queues = RTE_MIN((uint32_t)attr.orig_attr.max_qp, (uint32_t)MANA_MAX_RXQ);
+	/* The device reports no Ethernet MTU limit (IB enums, at most 4096): contract 7.4. */
 	priv->max_mtu = MANA_MAX_MTU;
-	priv->mtu_applied = RTE_ETHER_MTU;	/* the device's default */
 	return priv->max_queues == 0 ? -ENOTSUP : 0;
+}
+
+static int
+mana_sysfs_uint(const char *path, unsigned int *val)
+{
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	if (f == NULL)
+		return -errno;
+	ret = fscanf(f, "%u", val) == 1 ? 0 : -EIO;
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The device's MTU is its kernel netdev's (contract 7.4): the mtu of the
+ * netdev under <ibdev_path>/device/net whose dev_port is ib_port - 1. 0 when
+ * there is none (a software device without a PCI function): unknown, so the
+ * first start applies the port's MTU whatever the device was left at.
+ */
+static uint16_t
+mana_device_mtu(struct ibv_device *ibdev, uint8_t ib_port)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 300];
+	unsigned int port, mtu = 0;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/device/net", mana_vs_ibdev_path(ibdev));
+	d = opendir(dir);
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		snprintf(path, sizeof(path), "%s/%s/dev_port", dir, e->d_name);
+		if (e->d_name[0] == '.' || mana_sysfs_uint(path, &port) != 0 ||
+		    port != ib_port - 1u)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/mtu", dir, e->d_name);
+		if (mana_sysfs_uint(path, &mtu) != 0 || mtu > UINT16_MAX)
+			mtu = 0;
+		break;
+	}
+	closedir(d);
+	return (uint16_t)mtu;
 }
 
 static int
@@ -602,6 +710,7 @@ mana_port_open(struct mana_priv *priv, struct ibv_device *ibdev)
 	ret = mana_port_limits(priv);
 	if (ret != 0)
 		return ret;
+	priv->mtu_applied = mana_device_mtu(ibdev, priv->ib_port);
 	priv->pd = mana_vs_alloc_pd(priv->ctx);
 	if (priv->pd == NULL) {
 		ret = errno != 0 ? errno : EIO;
