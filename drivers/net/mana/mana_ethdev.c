@@ -19,10 +19,8 @@
  * -ENOTSUP (the datapath needs per-process doorbell mappings).
  */
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -644,51 +642,6 @@ mana_port_limits(struct mana_priv *priv)
 }
 
 static int
-mana_sysfs_uint(const char *path, unsigned int *val)
-{
-	FILE *f = fopen(path, "r");
-	int ret;
-
-	if (f == NULL)
-		return -errno;
-	ret = fscanf(f, "%u", val) == 1 ? 0 : -EIO;
-	fclose(f);
-	return ret;
-}
-
-/*
- * The device's MTU is its kernel netdev's (contract 7.4): the mtu of the
- * netdev under <ibdev_path>/device/net whose dev_port is ib_port - 1. 0 when
- * there is none (a software device without a PCI function): unknown, so the
- * first start applies the port's MTU whatever the device was left at.
- */
-static uint16_t
-mana_device_mtu(struct ibv_device *ibdev, uint8_t ib_port)
-{
-	char dir[PATH_MAX], path[PATH_MAX + 300];
-	unsigned int port, mtu = 0;
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "%s/device/net", mana_vs_ibdev_path(ibdev));
-	d = opendir(dir);
-	if (d == NULL)
-		return 0;
-	while ((e = readdir(d)) != NULL) {
-		snprintf(path, sizeof(path), "%s/%s/dev_port", dir, e->d_name);
-		if (e->d_name[0] == '.' || mana_sysfs_uint(path, &port) != 0 ||
-		    port != ib_port - 1u)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/mtu", dir, e->d_name);
-		if (mana_sysfs_uint(path, &mtu) != 0 || mtu > UINT16_MAX)
-			mtu = 0;
-		break;
-	}
-	closedir(d);
-	return (uint16_t)mtu;
-}
-
-static int
 mana_port_open(struct mana_priv *priv, struct ibv_device *ibdev)
 {
 	struct ibv_parent_domain_init_attr pattr = {
@@ -710,7 +663,11 @@ mana_port_open(struct mana_priv *priv, struct ibv_device *ibdev)
 	ret = mana_port_limits(priv);
 	if (ret != 0)
 		return ret;
-	priv->mtu_applied = mana_device_mtu(ibdev, priv->ib_port);
+	/*
+	 * The device's MTU, 0 when there is no netdev to ask (a software device
+	 * without a PCI function): the first start then applies the port's.
+	 */
+	priv->mtu_applied = mana_sysfs_port_mtu(ibdev, priv->ib_port);
 	priv->pd = mana_vs_alloc_pd(priv->ctx);
 	if (priv->pd == NULL) {
 		ret = errno != 0 ? errno : EIO;

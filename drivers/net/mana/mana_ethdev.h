@@ -265,7 +265,7 @@ struct mana_priv {
 	uint16_t max_tx_sge;
 	uint16_t max_queues;
 	uint32_t max_mtu;
-	uint16_t mtu_applied;		/* last MTU given to the device */
+	uint16_t mtu_applied;		/* last MTU given to the device; 0: unknown */
 	bool tx_cqe_suppress;
 	bool started;
 	/* RSS. */
@@ -305,6 +305,7 @@ void mana_shared_put(struct mana_shared *sh);
 
 /* mana_pci.c: sysfs of an rdma-core device (<ibdev_path>/device/...) */
 int mana_sysfs_port_mac(struct ibv_device *ibdev, uint8_t ib_port, struct rte_ether_addr *mac);
+uint16_t mana_sysfs_port_mtu(struct ibv_device *ibdev, uint8_t ib_port);
 int mana_sysfs_numa_node(struct ibv_device *ibdev);
 int mana_set_buf_allocator(struct mana_priv *priv, int socket);
 extern const struct eth_dev_ops mana_dev_ops;

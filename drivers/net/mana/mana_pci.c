@@ -66,10 +66,16 @@ mana_sysfs_numa_node(struct ibv_device *ibdev)
 	return atoi(line);
 }
 
-int
-mana_sysfs_port_mac(struct ibv_device *ibdev, uint8_t ib_port, struct rte_ether_addr *mac)
+/*
+ * Attribute attr of the kernel netdev of ib_port: the one under
+ * <ibdev_path>/device/net whose dev_port is ib_port - 1 (Ethernet ports
+ * count from 0, IB ports from 1).
+ */
+static int
+mana_sysfs_port_attr(struct ibv_device *ibdev, uint8_t ib_port, const char *attr, char *buf,
+		     size_t size)
 {
-	char dir[MANA_SYSFS_PATH_MAX], path[MANA_SYSFS_PATH_MAX + 300], line[64];
+	char dir[MANA_SYSFS_PATH_MAX], path[MANA_SYSFS_PATH_MAX + 300], line[32];
 	struct dirent *e;
 	int ret = -ENOENT;
 	DIR *d;
@@ -82,17 +88,39 @@ mana_sysfs_port_mac(struct ibv_device *ibdev, uint8_t ib_port, struct rte_ether_
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/dev_port", dir, e->d_name);
-		/* Ethernet ports count from 0, IB ports from 1. */
 		if (sysfs_read_line(path, line, sizeof(line)) != 0 || atoi(line) != ib_port - 1)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/address", dir, e->d_name);
-		if (sysfs_read_line(path, line, sizeof(line)) == 0 &&
-		    rte_ether_unformat_addr(line, mac) == 0)
-			ret = 0;
+		snprintf(path, sizeof(path), "%s/%s/%s", dir, e->d_name, attr);
+		ret = sysfs_read_line(path, buf, size);
 		break;
 	}
 	closedir(d);
 	return ret;
+}
+
+int
+mana_sysfs_port_mac(struct ibv_device *ibdev, uint8_t ib_port, struct rte_ether_addr *mac)
+{
+	char line[64];
+	int ret;
+
+	ret = mana_sysfs_port_attr(ibdev, ib_port, "address", line, sizeof(line));
+	if (ret == 0 && rte_ether_unformat_addr(line, mac) != 0)
+		ret = -EINVAL;
+	return ret;
+}
+
+/* The port's MTU is its netdev's (contract 7.4); 0 when unknown. */
+uint16_t
+mana_sysfs_port_mtu(struct ibv_device *ibdev, uint8_t ib_port)
+{
+	char line[32], *end;
+	unsigned long mtu;
+
+	if (mana_sysfs_port_attr(ibdev, ib_port, "mtu", line, sizeof(line)) != 0)
+		return 0;
+	mtu = strtoul(line, &end, 10);
+	return end == line || *end != '\0' || mtu > UINT16_MAX ? 0 : (uint16_t)mtu;
 }
 
 /* Does ibdev belong to PCI function addr (uevent PCI_SLOT_NAME)? */
