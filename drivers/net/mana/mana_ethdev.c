@@ -4,7 +4,7 @@
 
 /*
  * Ethdev ports: creation per vPort, the const eth_dev_ops, configure,
- * start/stop/close, device info, link, MTU, events and interrupts.
+ * start/stop/close, device info, MTU (link and device events: mana_intr.c).
  *
  * One ibv_context per ethdev port (as upstream), a plain PD for MRs and a
  * parent domain with pd_context = IB port for every queue object. Queue
@@ -20,15 +20,12 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_malloc.h>
-#include <rte_per_lcore.h>
 
 #include "mana_ethdev.h"
 #include "mana_logs.h"
@@ -310,156 +307,6 @@ mana_dev_stop(struct rte_eth_dev *dev)
 	priv->started = false;
 	rte_eth_linkstatus_set(dev, &link);
 	return 0;
-}
-
-/* ---- link, events ---------------------------------------------------- */
-
-static int
-mana_link_update(struct rte_eth_dev *dev, int wait)
-{
-	struct mana_priv *priv = mana_priv(dev);
-	struct rte_eth_link link = {
-		.link_speed = RTE_ETH_SPEED_NUM_100G,
-		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
-		.link_autoneg = RTE_ETH_LINK_FIXED,
-	};
-	struct ibv_port_attr attr;
-
-	RTE_SET_USED(wait);
-	memset(&attr, 0, sizeof(attr));
-	if (priv->removed || !priv->started) {
-		link.link_status = RTE_ETH_LINK_DOWN;
-	} else if (priv->model == NULL) {
-		/*
-		 * rdma-core (hardware): the port state is the kernel netdev's (down
-		 * on kernels >= 6.8 whenever the netdev is not running), and that
-		 * netdev must be down for the RAW QP to get the vPort (contract 7.1,
-		 * 7.4): report up like upstream (contract 13 rule 9).
-		 */
-		link.link_status = RTE_ETH_LINK_UP;
-	} else if (mana_vs_query_port(priv->ctx, priv->ib_port, &attr) != 0) {
-		link.link_status = RTE_ETH_LINK_DOWN;
-	} else {
-		/* Kernels before ~6.8 leave the attributes zero (IBV_PORT_NOP): report up. */
-		link.link_status = attr.state == IBV_PORT_ACTIVE || attr.state == IBV_PORT_NOP;
-	}
-	if (link.link_status == RTE_ETH_LINK_DOWN)
-		link.link_speed = RTE_ETH_SPEED_NUM_NONE;
-	return rte_eth_linkstatus_set(dev, &link);
-}
-
-/*
- * Set by mana_intr_teardown() when an event callback closes the port whose
- * handler is running (EAL interrupt thread): the handler stops at once.
- */
-static RTE_DEFINE_PER_LCORE(const struct rte_eth_dev *, mana_intr_closed);
-
-static void
-mana_async_event(struct rte_eth_dev *dev, const struct ibv_async_event *ev)
-{
-	struct mana_priv *priv = mana_priv(dev);
-
-	switch (ev->event_type) {
-	case IBV_EVENT_PORT_ACTIVE:
-	case IBV_EVENT_PORT_ERR:
-		if (ev->element.port_num != priv->ib_port)
-			break;
-		if (mana_link_update(dev, 0) == 0)
-			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
-		break;
-	case IBV_EVENT_DEVICE_FATAL:
-		PMD_DRV_LOG(ERR, "port %u: device fatal error: device removed", priv->port_id);
-		priv->removed = true;
-		mana_link_update(dev, 0);
-		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV, NULL);
-		break;
-	default:
-		PMD_DRV_LOG(DEBUG, "port %u: async event %d ignored", priv->port_id,
-			    ev->event_type);
-		break;
-	}
-}
-
-/*
- * async_fd handler (EAL interrupt thread): link changes and device removal.
- * Port and device events hold no verbs object, so each is acked before the
- * application's callbacks run: they may close the port, and with it priv.
- */
-static void
-mana_async_intr_handler(void *arg)
-{
-	struct rte_eth_dev *dev = arg;
-	struct mana_priv *priv = mana_priv(dev);
-	struct ibv_async_event ev;
-
-	RTE_PER_LCORE(mana_intr_closed) = NULL;
-	while (mana_vs_get_async_event(priv->ctx, &ev) == 0) {
-		mana_vs_ack_async_event(&ev);
-		mana_async_event(dev, &ev);
-		if (RTE_PER_LCORE(mana_intr_closed) == dev)
-			return;
-	}
-}
-
-static int
-mana_intr_setup(struct rte_eth_dev *dev)
-{
-	struct mana_priv *priv = mana_priv(dev);
-	int flags = fcntl(priv->ctx->async_fd, F_GETFL);
-
-	if (flags < 0 || fcntl(priv->ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0)
-		return -errno;
-	priv->async_intr = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
-	priv->rxq_intr = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
-	if (priv->async_intr == NULL || priv->rxq_intr == NULL)
-		return -ENOMEM;
-	if (rte_intr_type_set(priv->async_intr, RTE_INTR_HANDLE_EXT) != 0 ||
-	    rte_intr_fd_set(priv->async_intr, priv->ctx->async_fd) != 0 ||
-	    rte_intr_type_set(priv->rxq_intr, RTE_INTR_HANDLE_EXT) != 0)
-		return -EINVAL;
-	dev->intr_handle = priv->rxq_intr;
-	return rte_intr_callback_register(priv->async_intr, mana_async_intr_handler, dev);
-}
-
-/*
- * Take the async handler off the EAL interrupt thread. -EAGAIN: the handler
- * is running. Another thread waits for it to return; the interrupt thread
- * is inside it (an event callback closing the port) and would wait forever:
- * EAL removes the handler when it returns, and the handler is told to stop.
- * EAL keeps its own copy of the handle: the caller may free ours at once.
- */
-static void
-mana_async_intr_unregister(struct rte_eth_dev *dev, struct rte_intr_handle *ih)
-{
-	int ret;
-
-	while ((ret = rte_intr_callback_unregister(ih, mana_async_intr_handler, dev)) == -EAGAIN) {
-		if (rte_thread_is_intr()) {
-			ret = rte_intr_callback_unregister_pending(ih, mana_async_intr_handler,
-								   dev, NULL);
-			RTE_PER_LCORE(mana_intr_closed) = dev;
-			break;
-		}
-		rte_delay_us_sleep(1000);
-	}
-	if (ret < 0 && ret != -ENOENT)
-		PMD_DRV_LOG(ERR, "port %u: removing the async event handler: %s",
-			    dev->data->port_id, strerror(-ret));
-}
-
-static void
-mana_intr_teardown(struct rte_eth_dev *dev)
-{
-	struct mana_priv *priv = mana_priv(dev);
-
-	if (priv->async_intr != NULL) {
-		mana_async_intr_unregister(dev, priv->async_intr);
-		rte_intr_instance_free(priv->async_intr);
-		priv->async_intr = NULL;
-	}
-	rte_intr_instance_free(priv->rxq_intr);
-	priv->rxq_intr = NULL;
-	dev->intr_handle = NULL;
 }
 
 /* ---- MTU, burst modes, unsupported features -------------------------- */

@@ -302,13 +302,18 @@ int mana_probe_ports(struct rte_device *rdev, struct ibv_device *ibdev,
 		     bool sysfs_macs);
 int mana_dev_remove_all(struct rte_device *rdev);
 void mana_shared_put(struct mana_shared *sh);
+int mana_set_buf_allocator(struct mana_priv *priv, int socket);
+extern const struct eth_dev_ops mana_dev_ops;
+
+/* mana_intr.c: link state, device events */
+int mana_link_update(struct rte_eth_dev *dev, int wait);
+int mana_intr_setup(struct rte_eth_dev *dev);
+void mana_intr_teardown(struct rte_eth_dev *dev);
 
 /* mana_pci.c: sysfs of an rdma-core device (<ibdev_path>/device/...) */
 int mana_sysfs_port_mac(struct ibv_device *ibdev, uint8_t ib_port, struct rte_ether_addr *mac);
 uint16_t mana_sysfs_port_mtu(struct ibv_device *ibdev, uint8_t ib_port);
 int mana_sysfs_numa_node(struct ibv_device *ibdev);
-int mana_set_buf_allocator(struct mana_priv *priv, int socket);
-extern const struct eth_dev_ops mana_dev_ops;
 
 /* mana_stats.c */
 int mana_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats);
