@@ -96,12 +96,35 @@ mm_db_reject(struct mana_model *m, unsigned int port, const void *page, unsigned
 		 (unsigned long long)v, page, slot * 8, why);
 }
 
-/* Stores anywhere but the three queue slots (incl. EQ 0xFF8, 32-bit forms). */
+/* OR of the slots [from, to) of a page: nonzero if any holds a store. */
+static inline uint64_t
+mm_db_any(uint64_t *page, unsigned int from, unsigned int to)
+{
+	uint64_t a = 0, b = 0;
+	unsigned int i = from;
+
+	for (; i + 2 <= to; i += 2) {
+		a |= __atomic_load_n(&page[i], __ATOMIC_RELAXED);
+		b |= __atomic_load_n(&page[i + 1], __ATOMIC_RELAXED);
+	}
+	if (i < to)
+		a |= __atomic_load_n(&page[i], __ATOMIC_RELAXED);
+	return a | b;
+}
+
+/*
+ * Stores anywhere but the three queue slots (incl. EQ 0xFF8, 32-bit forms).
+ * An OR over the page first: a clean page costs one load per slot.
+ */
 static unsigned int
 mm_db_stray(struct mana_model *m, unsigned int port, uint64_t *page)
 {
 	unsigned int n = 0;
 
+	if ((mm_db_any(page, 0, MM_DB_SQ) | mm_db_any(page, MM_DB_SQ + 1, MM_DB_RQ) |
+	     mm_db_any(page, MM_DB_RQ + 1, MM_DB_CQ) |
+	     mm_db_any(page, MM_DB_CQ + 1, MM_DB_SLOTS)) == 0)
+		return 0;
 	for (unsigned int i = 0; i < MM_DB_SLOTS; i++) {
 		uint64_t v;
 

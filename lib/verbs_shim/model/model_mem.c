@@ -22,14 +22,23 @@ mm_mr_bucket(uint32_t lkey)
 	return (lkey ^ (lkey >> 8) ^ (lkey >> 16) ^ (lkey >> 24)) & (MM_MR_HASH_SIZE - 1);
 }
 
-/* Caller holds m->lock (engine pass or control verb). */
+/*
+ * Caller holds m->lock (engine pass or control verb). A driver usually
+ * names one MR (its mempool's) in every SGE: the last hit is kept, and
+ * dereg_mr forgets it.
+ */
 struct mm_mr *
 mm_mr_lookup(struct mana_model *m, uint32_t lkey)
 {
-	struct mm_mr *mr = m->mr_hash[mm_mr_bucket(lkey)];
+	struct mm_mr *mr = m->mr_last;
 
+	if (mr != NULL && mr->ibv.lkey == lkey)
+		return mr;
+	mr = m->mr_hash[mm_mr_bucket(lkey)];
 	while (mr != NULL && mr->ibv.lkey != lkey)
 		mr = mr->hnext;
+	if (mr != NULL)
+		m->mr_last = mr;
 	return mr;
 }
 
@@ -197,6 +206,8 @@ mana_model_dereg_mr(struct ibv_mr *ibmr)
 		return EINVAL;
 	}
 	*pp = mr->hnext;
+	if (m->mr_last == mr)
+		m->mr_last = NULL;
 	m->nmr--;
 	mr->pd->users--;
 	mr->pd->ctx->nobj--;

@@ -224,60 +224,155 @@ mm_rss_hash(const uint8_t key[MM_RSS_KEY_LEN], const uint8_t *frame,
 	return n == 0 ? 0 : mm_toeplitz(key, in, n);
 }
 
+/* Toeplitz of n input bytes (a multiple of 4) placed at input position pos. */
+static inline uint32_t
+rss_lut_run(const struct mm_rss_ctx *ctx, uint32_t pos, const uint8_t *in, uint32_t n)
+{
+	uint32_t hash = 0, i;
+
+	for (i = 0; i < n; i += 4)
+		hash ^= ctx->lut[pos + i][in[i]] ^ ctx->lut[pos + i + 1][in[i + 1]] ^
+			ctx->lut[pos + i + 2][in[i + 2]] ^ ctx->lut[pos + i + 3][in[i + 3]];
+	return hash;
+}
+
+/*
+ * Same input as mm_rss_input, read in place: the addresses and the ports are
+ * each contiguous in the frame, so no copy of the tuple is needed.
+ */
 uint32_t
 mm_rss_hash_ctx(const struct mm_rss_ctx *ctx, const uint8_t *frame,
 		const struct mm_frame_info *fi, uint32_t *hashtype)
 {
-	uint8_t in[MM_RSS_INPUT_MAX];
-	uint32_t n = mm_rss_input(frame, fi, in, hashtype);
+	uint32_t n, hash;
 
-	return n == 0 ? 0 : mm_rss_ctx_toeplitz(ctx, in, n);
+	*hashtype = 0;
+	if (fi->ipv4) {
+		n = 8;
+		hash = rss_lut_run(ctx, 0, frame + fi->l3_off + 12, n);
+	} else if (fi->ipv6) {
+		n = 32;
+		hash = rss_lut_run(ctx, 0, frame + fi->l3_off + 8, n);
+	} else {
+		return 0;
+	}
+	if (fi->l4_off != 0 && !fi->fragment &&
+	    (fi->l4_proto == PROTO_TCP || fi->l4_proto == PROTO_UDP)) {
+		*hashtype = MANA_HASH_L4;
+		return hash ^ rss_lut_run(ctx, n, frame + fi->l4_off, 4);
+	}
+	*hashtype = MANA_HASH_L3;
+	return hash;
 }
 
-uint16_t
-mm_csum_fold(uint32_t sum)
+static inline uint16_t
+csum_fold(uint32_t sum)
 {
 	sum = (sum & 0xFFFF) + (sum >> 16);
 	sum = (sum & 0xFFFF) + (sum >> 16);
 	return (uint16_t)sum;
 }
 
-/*
- * Chained calls must split the data at even offsets (an odd byte is the
- * high byte of a word padded with zero).
- */
-uint32_t
-mm_csum_partial(const void *data, uint32_t len, uint32_t sum)
+uint16_t
+mm_csum_fold(uint32_t sum)
 {
-	const uint8_t *p = data;
-	uint64_t acc = 0;
+	return csum_fold(sum);
+}
+
+/* a + w with the carry added back in (one's-complement addition of 64-bit words). */
+static inline uint64_t
+csum_add64(uint64_t a, uint64_t w)
+{
+	a += w;
+	return a + (a < w);
+}
+
+/*
+ * One's-complement accumulator of native 64-bit words (end-around carry):
+ * 2^16 - 1 divides 2^64 - 1, so folding it gives the one's-complement sum
+ * of the native 16-bit words. len may be odd only for the last piece.
+ */
+static inline uint64_t
+csum_acc(const uint8_t *p, uint32_t len, uint64_t acc)
+{
+	uint64_t acc2 = 0, w64;
 	uint32_t w32;
 	uint16_t w16;
 
-	while (len >= 4) {
+	while (len >= 16) {
+		memcpy(&w64, p, 8);
+		acc = csum_add64(acc, w64);
+		memcpy(&w64, p + 8, 8);
+		acc2 = csum_add64(acc2, w64);
+		p += 16;
+		len -= 16;
+	}
+	acc = csum_add64(acc, acc2);
+	if (len >= 8) {
+		memcpy(&w64, p, 8);
+		acc = csum_add64(acc, w64);
+		p += 8;
+		len -= 8;
+	}
+	if (len >= 4) {
 		memcpy(&w32, p, 4);
-		acc += w32;
+		acc = csum_add64(acc, w32);
 		p += 4;
 		len -= 4;
 	}
 	if (len >= 2) {
 		memcpy(&w16, p, 2);
-		acc += w16;
+		acc = csum_add64(acc, w16);
 		p += 2;
 		len -= 2;
 	}
 	if (len != 0) {
 		w16 = 0;
 		memcpy(&w16, p, 1);	/* first byte in memory order, like a full word */
-		acc += w16;
+		acc = csum_add64(acc, w16);
 	}
+	return acc;
+}
+
+/* The accumulator folded to 16 bits (native byte order). */
+static inline uint16_t
+csum_acc_fold(uint64_t acc)
+{
 	acc = (acc & 0xFFFFFFFFu) + (acc >> 32);
 	acc = (acc & 0xFFFFFFFFu) + (acc >> 32);
-	w16 = mm_csum_fold((uint32_t)acc);
+	return csum_fold((uint32_t)acc);
+}
+
+/* A 16-bit value of the frame's (big-endian) word order as a native word. */
+static inline uint64_t
+csum_native16(uint32_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_bswap16((uint16_t)v);
+#else
+	return (uint16_t)v;
+#endif
+}
+
+/*
+ * Chained calls must split the data at even offsets (an odd byte is the
+ * high byte of a word padded with zero).
+ */
+static inline uint32_t
+csum_partial(const void *data, uint32_t len, uint32_t sum)
+{
+	uint16_t w16 = csum_acc_fold(csum_acc(data, len, 0));
+
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	w16 = __builtin_bswap16(w16);
 #endif
-	return (uint32_t)mm_csum_fold(sum) + w16;
+	return (uint32_t)csum_fold(sum) + w16;
+}
+
+uint32_t
+mm_csum_partial(const void *data, uint32_t len, uint32_t sum)
+{
+	return csum_partial(data, len, sum);
 }
 
 /* Length of the L4 segment: from the L4 header to the end of the IP packet. */
@@ -287,20 +382,44 @@ l4_len(const struct mm_frame_info *fi)
 	return (uint32_t)fi->l3_off + fi->l3_len - fi->l4_off;
 }
 
-uint32_t
-mm_csum_pseudo(const uint8_t *frame, const struct mm_frame_info *fi)
+static inline uint32_t
+csum_pseudo(const uint8_t *frame, const struct mm_frame_info *fi)
 {
 	const uint8_t *ip = frame + fi->l3_off;
 	uint32_t sum, len = fi->l4_off != 0 ? l4_len(fi) : 0;
 
 	if (fi->ipv4)
-		sum = mm_csum_partial(ip + 12, 8, 0);
+		sum = csum_partial(ip + 12, 8, 0);
 	else if (fi->ipv6)
-		sum = mm_csum_partial(ip + 8, 32, 0);
+		sum = csum_partial(ip + 8, 32, 0);
 	else
 		return 0;
 	/* The 32-bit IPv6 upper-layer length is the same words as IPv4's 16-bit one here. */
 	return sum + fi->l4_proto + (len & 0xFFFF) + (len >> 16);
+}
+
+uint32_t
+mm_csum_pseudo(const uint8_t *frame, const struct mm_frame_info *fi)
+{
+	return csum_pseudo(frame, fi);
+}
+
+/* csum_pseudo added to a native accumulator: one fold for the whole L4 check. */
+static inline uint64_t
+csum_acc_pseudo(const uint8_t *frame, const struct mm_frame_info *fi, uint64_t acc)
+{
+	const uint8_t *ip = frame + fi->l3_off;
+	uint32_t len = fi->l4_off != 0 ? l4_len(fi) : 0;
+
+	if (fi->ipv4)
+		acc = csum_acc(ip + 12, 8, acc);
+	else if (fi->ipv6)
+		acc = csum_acc(ip + 8, 32, acc);
+	else
+		return acc;
+	acc = csum_add64(acc, csum_native16(fi->l4_proto));
+	acc = csum_add64(acc, csum_native16(len & 0xFFFF));
+	return csum_add64(acc, csum_native16(len >> 16));
 }
 
 static inline uint32_t
@@ -313,12 +432,15 @@ void
 mm_csum_verify(const uint8_t *frame, uint32_t len, const struct mm_frame_info *fi,
 	       struct mm_csum_result *res)
 {
+	uint64_t acc;
+
 	memset(res, 0, sizeof(*res));
 	if (fi->ipv4 && (uint32_t)fi->l3_off + fi->l3_len <= len) {
 		uint32_t ihl = (uint32_t)(frame[fi->l3_off] & 0xF) * 4;
 
 		res->ip_checked = true;
-		res->ip_ok = mm_csum_fold(mm_csum_partial(frame + fi->l3_off, ihl, 0)) == 0xFFFF;
+		/* A sum of 0xFFFF reads the same in either byte order. */
+		res->ip_ok = csum_acc_fold(csum_acc(frame + fi->l3_off, ihl, 0)) == 0xFFFF;
 	}
 	if (fi->l4_off == 0 || fi->fragment || (uint32_t)fi->l3_off + fi->l3_len > len)
 		return;
@@ -329,8 +451,8 @@ mm_csum_verify(const uint8_t *frame, uint32_t len, const struct mm_frame_info *f
 		res->l4_ok = fi->ipv4;
 		return;
 	}
-	res->l4_ok = mm_csum_fold(mm_csum_partial(frame + fi->l4_off, l4_len(fi),
-						  mm_csum_pseudo(frame, fi))) == 0xFFFF;
+	acc = csum_acc(frame + fi->l4_off, l4_len(fi), 0);
+	res->l4_ok = csum_acc_fold(csum_acc_pseudo(frame, fi, acc)) == 0xFFFF;
 }
 
 bool
@@ -351,11 +473,11 @@ mm_csum_offload(uint8_t *frame, uint32_t len, const struct mm_frame_info *fi,
 		p = frame + fi->l3_off;
 		wr16(p + IPV4_CSUM_OFF, 0);
 		wr16(p + IPV4_CSUM_OFF,
-		     (uint16_t)~mm_csum_fold(mm_csum_partial(p, (uint32_t)(p[0] & 0xF) * 4, 0)));
+		     (uint16_t)~csum_fold(csum_partial(p, (uint32_t)(p[0] & 0xF) * 4, 0)));
 	}
 	if (tcp || udp) {
 		/* The field holds the driver's pseudo-header seed (contract 3.5). */
-		c = (uint16_t)~mm_csum_fold(mm_csum_partial(frame + fi->l4_off, l4_len(fi), 0));
+		c = (uint16_t)~csum_fold(csum_partial(frame + fi->l4_off, l4_len(fi), 0));
 		if (udp && c == 0)
 			c = 0xFFFF;	/* 0 would mean "no checksum" */
 		wr16(frame + l4_csum_off(fi), c);

@@ -235,6 +235,7 @@ struct mana_model {
 	LIST_HEAD(, mm_ind) inds;
 	LIST_HEAD(, mm_channel) chans;
 	struct mm_mr *mr_hash[MM_MR_HASH_SIZE];
+	struct mm_mr *mr_last;		/* last mm_mr_lookup hit (NULL after its dereg) */
 	uint32_t nqp, nmr;
 	uint32_t id_seed, id_ctr;	/* queue ids */
 	uint32_t key_seed, key_ctr;	/* lkeys */
@@ -321,5 +322,7 @@ unsigned int mm_tx_process(struct mana_model *m, struct mm_qp *qp);
 /* model_rx.c */
 void mm_rx_flush(struct mana_model *m);
 unsigned int mm_rx_drain_inbox(struct mm_port *p);
+/* mm_port_rx() if mm_port_rx_ready(); also declared in model_wire_priv.h for the wires. */
+bool mm_port_rx_if_ready(struct mm_port *port, const uint8_t *frame, uint32_t len);
 
 #endif /* MODEL_PRIV_H */

@@ -201,12 +201,46 @@ mm_rx_scatter(struct mm_wq *wq, const uint8_t *f, uint32_t len)
 	}
 }
 
+/* A frame found its RQ (a WQE is posted): scatter it and complete it. */
+static void
+mm_rx_deliver(struct mm_port *p, struct mm_wq *wq, const uint8_t *frame, uint32_t len,
+	      const struct mm_frame_info *fi, bool parsed, uint32_t hash, uint32_t ht)
+{
+	struct mana_model *m = p->m;
+	uint32_t size, cap = 0, wqe_off;
+
+	size = mm_rx_wqe(m, p, wq, &cap);
+	if (size == 0) {
+		if (wq->ring.stopped) {
+			p->st.rx_drop_no_wqe++;
+			wq->qst.drop_no_wqe++;
+		}
+		return;
+	}
+	mm_rx_scatter(wq, frame, len);
+	wqe_off = wq->ring.cons_bu << GDMA_WQE_BU_SHIFT;
+	wq->ring.cons_bu += size >> GDMA_WQE_BU_SHIFT;
+	m->frames++;
+	if (len > cap) {
+		p->st.rx_truncated++;
+		wq->qst.truncated++;
+		mm_rx_complete(m, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, len, hash,
+			       true);
+		return;
+	}
+	p->st.rx_frames++;
+	p->st.rx_bytes += len;
+	wq->qst.frames++;
+	wq->qst.bytes += len;
+	mm_rx_complete(m, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, len, hash, false);
+}
+
 void
 mm_port_rx(struct mm_port *p, const uint8_t *frame, uint32_t len)
 {
 	struct mana_model *m = p->m;
 	struct mm_frame_info fi;
-	uint32_t hash, ht, size, cap = 0, wqe_off;
+	uint32_t hash, ht;
 	struct mm_wq *wq;
 	bool parsed;
 
@@ -225,30 +259,34 @@ mm_port_rx(struct mm_port *p, const uint8_t *frame, uint32_t len)
 		wq->qst.drop_no_wqe++;
 		return;
 	}
-	size = mm_rx_wqe(m, p, wq, &cap);
-	if (size == 0) {
-		if (wq->ring.stopped) {
-			p->st.rx_drop_no_wqe++;
-			wq->qst.drop_no_wqe++;
-		}
-		return;
+	mm_rx_deliver(p, wq, frame, len, &fi, parsed, hash, ht);
+}
+
+/*
+ * mm_port_rx_ready() then mm_port_rx() with one parse and one RSS hash: a
+ * lossless wire offers each frame until its RQ has a WQE.
+ */
+bool
+mm_port_rx_if_ready(struct mm_port *p, const uint8_t *frame, uint32_t len)
+{
+	struct mana_model *m = p->m;
+	struct mm_frame_info fi;
+	uint32_t hash, ht;
+	struct mm_wq *wq;
+	bool parsed;
+
+	if (!p->link_up || m->fatal || p->rss == NULL)
+		return false;
+	wq = mm_rx_target(p->rss, frame, len, &fi, &parsed, &hash, &ht);
+	if (wq->ring.stopped || mm_ring_empty(&wq->ring))
+		return false;
+	if (p->drop_n != 0) {
+		p->drop_n--;
+		p->st.rx_drop_injected++;
+		return true;
 	}
-	mm_rx_scatter(wq, frame, len);
-	wqe_off = wq->ring.cons_bu << GDMA_WQE_BU_SHIFT;
-	wq->ring.cons_bu += size >> GDMA_WQE_BU_SHIFT;
-	m->frames++;
-	if (len > cap) {
-		p->st.rx_truncated++;
-		wq->qst.truncated++;
-		mm_rx_complete(m, wq, mm_rx_dw1(frame, len, &fi, parsed, ht), wqe_off, len, hash,
-			       true);
-		return;
-	}
-	p->st.rx_frames++;
-	p->st.rx_bytes += len;
-	wq->qst.frames++;
-	wq->qst.bytes += len;
-	mm_rx_complete(m, wq, mm_rx_dw1(frame, len, &fi, parsed, ht), wqe_off, len, hash, false);
+	mm_rx_deliver(p, wq, frame, len, &fi, parsed, hash, ht);
+	return true;
 }
 
 /* Frames handed in by mana_model_inject_rx, delivered on the engine side. */

@@ -90,9 +90,15 @@ mm_tx_check_oob(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uin
 	return CQE_TX_OKAY;
 }
 
-/* Gather the SGL into m->txbuf (#18); returns a CQE type, *len the frame length. */
+/*
+ * Check the SGL (#18) and gather it into m->txbuf; returns a CQE type, *len
+ * the frame length and *frame where it is. A single SGE whose frame the
+ * offloads will not rewrite is read in place (a DMA read, as the hardware
+ * does), with the same checks.
+ */
 static uint32_t
-mm_tx_gather(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32_t *len)
+mm_tx_gather(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, bool rewrite,
+	     const uint8_t **frame, uint32_t *len)
 {
 	const struct mm_ring *r = &qp->sq;
 	uint32_t sgl = w->off + GDMA_WQE_HDR_SIZE + w->oob_size;
@@ -114,11 +120,28 @@ mm_tx_gather(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32
 			return w->verr = MM_VERR_BOUNDS, CQE_TX_HDR_PROCESSING_ERROR;
 		if (size > MANA_MODEL_MAX_FRAME - total)
 			return CQE_TX_MTU_DROP;
+		if (w->nsge == 1 && !rewrite) {
+			*frame = (const uint8_t *)(uintptr_t)addr;
+			*len = size;
+			return CQE_TX_OKAY;
+		}
 		memcpy(m->txbuf + total, (const void *)(uintptr_t)addr, size);
 		total += size;
 	}
+	*frame = m->txbuf;
 	*len = total;
 	return CQE_TX_OKAY;
+}
+
+/* Will the offloads rewrite the frame (checksums, VLAN insertion)? */
+static bool
+mm_tx_rewrites(const struct mm_tx_wqe *w)
+{
+	return GDMA_GET(w->oob[0], MANA_TX_COMP_IPHDR_CSUM) != 0 ||
+	       GDMA_GET(w->oob[0], MANA_TX_COMP_TCP_CSUM) != 0 ||
+	       GDMA_GET(w->oob[0], MANA_TX_COMP_UDP_CSUM) != 0 ||
+	       (w->oob_size == GDMA_OOB_SIZE_LARGE &&
+		GDMA_GET(w->oob[2], MANA_TX_INJECT_VLAN) != 0);
 }
 
 static bool
@@ -127,9 +150,13 @@ mm_tx_tagged(const uint8_t *f)
 	return ((uint32_t)f[12] << 8 | f[13]) == MM_ETH_P_8021Q;
 }
 
-/* MTU, checksum offloads, VLAN insertion; returns a CQE type. */
+/*
+ * MTU, checksum offloads, VLAN insertion; returns a CQE type. The frame is
+ * only written when mm_tx_rewrites() said so, and then it is m->txbuf.
+ */
 static uint32_t
-mm_tx_offload(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32_t *len)
+mm_tx_offload(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, const uint8_t *frame,
+	      uint32_t *len)
 {
 	bool inject = w->oob_size == GDMA_OOB_SIZE_LARGE &&
 		      GDMA_GET(w->oob[2], MANA_TX_INJECT_VLAN) != 0;
@@ -143,7 +170,7 @@ mm_tx_offload(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint3
 	if (*len < MM_ETH_HLEN)
 		return w->verr = MM_VERR_SHORT, CQE_TX_HDR_PROCESSING_ERROR;
 	max = m->port[qp->port].mtu + MM_ETH_HLEN;
-	if (mm_tx_tagged(f) || inject)
+	if (mm_tx_tagged(frame) || inject)
 		max += MM_VLAN_HLEN;
 	if (*len > max)
 		return CQE_TX_MTU_DROP;
@@ -179,6 +206,7 @@ mm_tx_one(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32_t 
 	  uint32_t dw1)
 {
 	struct mm_port *p = &m->port[qp->port];
+	const uint8_t *frame = NULL;
 	uint32_t type, len = 0;
 
 	type = mm_tx_check_oob(m, qp, w, dw0, dw1);
@@ -192,13 +220,13 @@ mm_tx_one(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32_t 
 		p->st.tx_drop_link_down++;
 		return CQE_TX_VPORT_DISABLED;
 	}
-	type = mm_tx_gather(m, qp, w, &len);
+	type = mm_tx_gather(m, qp, w, mm_tx_rewrites(w), &frame, &len);
 	if (type == CQE_TX_OKAY)
-		type = mm_tx_offload(m, qp, w, &len);
+		type = mm_tx_offload(m, qp, w, frame, &len);
 	if (type != CQE_TX_OKAY)
 		return type;
 	if (p->wire != NULL && p->wire->ops->tx != NULL)
-		p->wire->ops->tx(p->wire, m->txbuf, len);
+		p->wire->ops->tx(p->wire, frame, len);
 	p->st.tx_frames++;
 	p->st.tx_bytes += len;
 	qp->qst.frames++;

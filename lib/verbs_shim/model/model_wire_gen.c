@@ -69,8 +69,12 @@ ramp_init(void)
 }
 
 struct mm_gen {
-	uint8_t frame[MANA_MODEL_MAX_FRAME];	/* the next frame */
+	uint8_t frame[MANA_MODEL_MAX_FRAME];	/* the next frame; headers from tmpl */
 	uint8_t tmpl[128];			/* headers common to every flow */
+	uint32_t ip_sum;			/* IPv4 header sum, source and checksum 0 */
+	uint32_t l4_sum;			/* pseudo, L4, payload headers; varying 0 */
+	uint32_t src_off;			/* the varying 32 bits of the source address */
+	uint32_t csum_off;			/* L4 checksum field */
 	struct mm_frame_info fi;		/* of every generated frame */
 	uint32_t len;				/* frame_len */
 	uint32_t pay_off;			/* payload offset */
@@ -83,21 +87,25 @@ struct mm_gen {
 	uint32_t held_flow;
 	uint64_t owed;				/* frames owed x 1e9 (rate control) */
 	uint64_t last_ns;
+	bool timed;				/* last_ns is current (rate was not 0) */
 	uint32_t *seq;				/* per flow, MM_GEN_MAX_FLOWS */
 };
 
+/* Big-endian stores (one store each, not byte by byte). */
 static inline void
 wr16(uint8_t *p, uint16_t v)
 {
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
+	uint8_t b[2] = { (uint8_t)(v >> 8), (uint8_t)v };
+
+	memcpy(p, b, 2);
 }
 
 static inline void
 wr32(uint8_t *p, uint32_t v)
 {
-	wr16(p, (uint16_t)(v >> 16));
-	wr16(p + 2, (uint16_t)v);
+	uint8_t b[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v };
+
+	memcpy(p, b, 4);
 }
 
 static inline uint32_t
@@ -193,48 +201,88 @@ gen_template(struct mm_gen *g, const struct mana_model_gen_cfg *c, const uint8_t
 	g->pay_off = g->fi.l4_off + (proto == 6 ? 20 : 8);
 }
 
+/* Sum of the two 16-bit big-endian words of v, for a one's-complement sum. */
+static inline uint32_t
+words32(uint32_t v)
+{
+	return (v >> 16) + (v & 0xFFFF);
+}
+
+/*
+ * The frame buffer holds the template headers and the payload magic from
+ * open on; a frame only patches what varies (source address and port, TCP
+ * sequence, payload flow/sequence and pattern) and adds those fields to the
+ * sums of the constant part for its checksums. Same bytes as building the
+ * frame and summing it whole.
+ */
 static void
 gen_build(struct mm_gen *g, uint32_t flow, uint32_t seq)
 {
 	uint8_t *f = g->frame, *ip = f + 14, *l4 = f + g->fi.l4_off, *pay = f + g->pay_off;
 	uint8_t start = pattern_start(flow, seq);
-	uint32_t sum;
-	uint16_t c;
+	uint32_t src, sum;
+	uint16_t sport, c;
 
-	memcpy(f, g->tmpl, g->pay_off);
 	if (g->fi.ipv6) {
-		wr32(ip + 20, g->src_base + flow);
+		src = g->src_base + flow;
 	} else {
-		wr32(ip + 12, 0x0A000000u | ((g->src_base + flow) & 0xFFFFFFu));
-		wr16(ip + 10, (uint16_t)~mm_csum_fold(mm_csum_partial(ip, 20, 0)));
+		src = 0x0A000000u | ((g->src_base + flow) & 0xFFFFFFu);
+		wr16(ip + 10, (uint16_t)~mm_csum_fold(g->ip_sum + words32(src)));
 	}
-	wr16(l4, (uint16_t)(GEN_SPORT_MIN + (g->sport_base + flow) % GEN_SPORT_SPAN));
-	if (g->fi.l4_proto == 6)
+	wr32(f + g->src_off, src);
+	sport = (uint16_t)(GEN_SPORT_MIN + (g->sport_base + flow) % GEN_SPORT_SPAN);
+	wr16(l4, sport);
+	sum = g->l4_sum + words32(src) + sport + words32(flow) + words32(seq);
+	if (g->fi.l4_proto == 6) {
 		wr32(l4 + 4, seq);
-	wr32(pay, MM_GEN_MAGIC);
+		sum += words32(seq);
+	}
 	wr32(pay + 4, flow);
 	wr32(pay + 8, seq);
 	memcpy(pay + MM_GEN_PAYLOAD_HDR, ramp + start, g->ramp_len);
-	/* The frame buffer is reused: the old checksum must not enter the sum. */
-	wr16(l4 + (g->fi.l4_proto == 6 ? 16 : 6), 0);
 	/* The pattern's sum is precomputed; it starts at an even L4 offset. */
-	sum = mm_csum_partial(l4, g->pay_off + MM_GEN_PAYLOAD_HDR - g->fi.l4_off,
-			      mm_csum_pseudo(f, &g->fi));
 	c = (uint16_t)~mm_csum_fold(mm_csum_fold(sum) + g->ramp_sum[start]);
 	if (g->fi.l4_proto == 17 && c == 0)
 		c = 0xFFFF;
-	wr16(l4 + (g->fi.l4_proto == 6 ? 16 : 6), c);
+	wr16(f + g->csum_off, c);
+}
+
+/* The constant part of every frame and of its checksum sums (open time). */
+static void
+gen_prepare(struct mm_gen *g)
+{
+	uint8_t *f = g->frame;
+
+	memcpy(f, g->tmpl, g->pay_off);
+	wr32(f + g->pay_off, MM_GEN_MAGIC);
+	memset(f + g->pay_off + 4, 0, MM_GEN_PAYLOAD_HDR - 4);
+	g->src_off = 14 + (g->fi.ipv6 ? 20 : 12);
+	g->csum_off = g->fi.l4_off + (g->fi.l4_proto == 6 ? 16 : 6);
+	/* Template: source, ports... and checksums 0; only the pseudo header is summed apart. */
+	g->ip_sum = g->fi.ipv6 ? 0 : mm_csum_partial(f + 14, 20, 0);
+	g->l4_sum = mm_csum_partial(f + g->fi.l4_off,
+				    g->pay_off + MM_GEN_PAYLOAD_HDR - g->fi.l4_off,
+				    mm_csum_pseudo(f, &g->fi));
 }
 
 /* How many frames the rate allows now (budget when unlimited). */
 static unsigned int
 gen_allowance(struct mm_gen *g, uint64_t rate, unsigned int budget)
 {
-	uint64_t now = mono_ns(), el = now - g->last_ns, n;
+	uint64_t now, el, n;
 
-	g->last_ns = now;
-	if (rate == 0)
+	/* Unlimited: no clock read per pass; the clock restarts when a rate is set. */
+	if (rate == 0) {
+		g->timed = false;
 		return budget;
+	}
+	now = mono_ns();
+	if (!g->timed) {
+		g->last_ns = now;
+		g->timed = true;
+	}
+	el = now - g->last_ns;
+	g->last_ns = now;
 	if (rate > GEN_RATE_MAX)
 		rate = GEN_RATE_MAX;
 	if (el > GEN_CATCHUP_NS)
@@ -276,9 +324,10 @@ gen_poll(struct mm_wire *w, unsigned int budget)
 			gen_build(g, g->held_flow, g->seq[g->held_flow]);
 			g->held = true;
 		}
-		if (w->cfg.gen.lossless && !mm_port_rx_ready(w->port, g->frame, g->len))
+		if (!w->cfg.gen.lossless)
+			mm_port_rx(w->port, g->frame, g->len);
+		else if (!mm_port_rx_if_ready(w->port, g->frame, g->len))
 			break;
-		mm_port_rx(w->port, g->frame, g->len);
 		g->held = false;
 		g->seq[g->held_flow]++;
 		g->next_flow = g->held_flow + 1;
@@ -335,6 +384,7 @@ mm_wire_gen_open(struct mm_wire *w)
 	g->len = c->frame_len;
 	gen_template(g, c, memcmp(c->dst_mac, zero_mac, 6) != 0 ? c->dst_mac :
 			   mm_port_mac(w->port));
+	gen_prepare(g);
 	g->ramp_len = g->len - g->pay_off - MM_GEN_PAYLOAD_HDR;
 	for (i = 0; i < 256; i++)
 		g->ramp_sum[i] = mm_csum_partial(ramp + i, g->ramp_len, 0);
@@ -342,6 +392,7 @@ mm_wire_gen_open(struct mm_wire *w)
 	g->src_base = mix32(c->seed) + 1;
 	g->sport_base = (mix32(c->seed) >> 8) % GEN_SPORT_SPAN;
 	g->last_ns = mono_ns();
+	g->timed = true;
 	w->priv = g;
 	w->ops = &gen_ops;
 	w->gen_rate_pps = c->rate_pps;

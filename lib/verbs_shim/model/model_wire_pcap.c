@@ -7,7 +7,7 @@
  * speed, TX appends every transmitted frame to a capture file.
  *
  * Replay is lossless: a frame is handed to the port only when it would be
- * accepted (mm_port_rx_ready), so every frame of the file arrives once the
+ * accepted (mm_port_rx_if_ready), so every frame of the file arrives once the
  * application posts buffers. With loop_file the file restarts at its end.
  * Frames longer than MANA_MODEL_MAX_FRAME, or captured shorter than they
  * were, are skipped (counted in wire_drops). The TX file is flushed on every
@@ -115,9 +115,8 @@ pcap_poll(struct mm_wire *w, unsigned int budget)
 		/* The held frame stays valid until the next pcap_next_ex. */
 		if (pc->held == NULL && !pcap_next_frame(w, pc))
 			break;
-		if (!mm_port_rx_ready(w->port, pc->held, pc->held_len))
+		if (!mm_port_rx_if_ready(w->port, pc->held, pc->held_len))
 			break;
-		mm_port_rx(w->port, pc->held, pc->held_len);
 		pc->held = NULL;
 		n++;
 	}
