@@ -27,6 +27,9 @@
  * MANA device's counters when librte_net_mana.so is loaded.
  */
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* dlvsym */
+#endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
@@ -529,21 +532,29 @@ calibrate_tsc(void)
 static void
 lookup_model(void)
 {
-	/* Our PMD, or the replacement libibverbs under 22.11's net/mana. */
+	/*
+	 * Our PMD, or the replacement libibverbs under 22.11's net/mana, which
+	 * exports the model API only as hidden MANA_MODEL_PRIVATE versions.
+	 */
 	void *h = dlopen("librte_net_mana.so", RTLD_NOW | RTLD_NOLOAD);
+	bool ibvm = false;
 
-	if (h == NULL || dlsym(h, "mana_model_list") == NULL)
+	if (h == NULL || dlsym(h, "mana_model_list") == NULL) {
 		h = dlopen("libibverbs.so.1", RTLD_NOW | RTLD_NOLOAD);
+		ibvm = true;
+	}
 	if (h == NULL)
 		return;
+#define MSYM(n) (ibvm ? dlvsym(h, n, "MANA_MODEL_PRIVATE") : dlsym(h, n))
 	p_model_list = (unsigned int (*)(struct mana_model **, unsigned int))
-		dlsym(h, "mana_model_list");
+		MSYM("mana_model_list");
 	p_port_stats = (int (*)(const struct mana_model *, unsigned int,
-				struct mana_model_port_stats *))dlsym(h, "mana_model_port_stats");
+				struct mana_model_port_stats *))MSYM("mana_model_port_stats");
 	p_engine_stats = (int (*)(const struct mana_model *, struct mana_model_engine_stats *))
-		dlsym(h, "mana_model_engine_stats");
+		MSYM("mana_model_engine_stats");
 	p_model_config = (const struct mana_model_config *(*)(const struct mana_model *))
-		dlsym(h, "mana_model_config");
+		MSYM("mana_model_config");
+#undef MSYM
 	if (p_model_list == NULL || p_port_stats == NULL || p_engine_stats == NULL ||
 	    p_model_config == NULL)
 		p_model_list = NULL;

@@ -94,13 +94,19 @@ ibv_open_device(struct ibv_device *device)
 		errno = EPROTO;
 		return NULL;
 	}
+	ibvm_calls_hook_context(ctx);
+	ibvm_count(IBVM_CALL_OPEN_DEVICE);
 	return ctx;
 }
 
 IBVM_EXPORT int
 ibv_close_device(struct ibv_context *context)
 {
-	return mana_model_close_device(context);
+	int rc = mana_model_close_device(context);
+
+	if (rc == 0)
+		ibvm_count(IBVM_CALL_CLOSE_DEVICE);
+	return rc;
 }
 
 /* The node GUID the device reports (EUI-64 of the first port's MAC). */
@@ -115,7 +121,7 @@ ibv_get_device_guid(struct ibv_device *device)
 		return 0;
 	if (mana_model_query_device_ex(ctx, NULL, &attr) == 0)
 		guid = attr.orig_attr.node_guid;
-	mana_model_close_device(ctx);
+	ibv_close_device(ctx);
 	return guid;
 }
 

@@ -20,7 +20,8 @@
  *     macN=xx:xx:xx:xx:xx:xx       MAC of port N (0-based)
  *     wireN=<spec>                 wire of port N, mana_model_parse_wire() syntax
  *   MANA_MODEL_LOG=err|warning|notice|info|debug   model log level on stderr
- *   MANA_MODEL_STATS=<file>        port counters written there at process exit
+ *   MANA_MODEL_STATS=<file>        port counters and verb call counts written
+ *                                  there at process exit
  */
 
 #define _GNU_SOURCE
@@ -312,6 +313,7 @@ ibvm_dump_stats(void)
 		fprintf(f, "%s last_error=%s\n", cfg->name,
 			mana_model_last_error(ibvm_models[i]));
 	}
+	ibvm_calls_write(f);
 	fclose(f);
 }
 

@@ -13,7 +13,10 @@
 #define IBVM_PRIV_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
+#include <infiniband/manadv.h>
 #include <infiniband/verbs.h>
 
 /* Defined at the top of every file that exports a symbol. */
@@ -31,5 +34,42 @@ int ibvm_devices_init(void);
 
 /* Log one line to stderr when MANA_MODEL_LOG allows the level (syslog numbers). */
 void ibvm_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Calls that reached the model through rdma-core's interface (ibvm_calls.c). */
+enum ibvm_call {
+	IBVM_CALL_OPEN_DEVICE,
+	IBVM_CALL_CLOSE_DEVICE,
+	IBVM_CALL_ALLOC_PD,
+	IBVM_CALL_ALLOC_PARENT_DOMAIN,
+	IBVM_CALL_DEALLOC_PD,
+	IBVM_CALL_REG_MR,
+	IBVM_CALL_DEREG_MR,
+	IBVM_CALL_CREATE_COMP_CHANNEL,
+	IBVM_CALL_DESTROY_COMP_CHANNEL,
+	IBVM_CALL_CREATE_CQ,
+	IBVM_CALL_DESTROY_CQ,
+	IBVM_CALL_CREATE_WQ,
+	IBVM_CALL_DESTROY_WQ,
+	IBVM_CALL_CREATE_IND_TABLE,
+	IBVM_CALL_DESTROY_IND_TABLE,
+	IBVM_CALL_CREATE_QP,
+	IBVM_CALL_CREATE_QP_EX,
+	IBVM_CALL_DESTROY_QP,
+	IBVM_CALL_SET_CONTEXT_ATTR,
+	IBVM_CALL_INIT_OBJ,
+	IBVM_CALL_MAX
+};
+
+/* Count one successful call. */
+void ibvm_count(enum ibvm_call call);
+/* One line "libibverbs calls <name>=<n> ..." (MANA_MODEL_STATS). */
+void ibvm_calls_write(FILE *f);
+/* Route a new context's verbs_context ops through the counting wrappers. */
+void ibvm_calls_hook_context(struct ibv_context *ctx);
+
+/* What the replacement libmana.so.1 calls (MANA_MODEL_PRIVATE, default version). */
+int ibvm_manadv_set_context_attr(struct ibv_context *ctx, enum manadv_set_ctx_attr_type type,
+				 void *attr);
+int ibvm_manadv_init_obj(struct manadv_obj *obj, uint64_t obj_type);
 
 #endif /* IBVM_PRIV_H */

@@ -25,19 +25,31 @@
 IBVM_EXPORT struct ibv_pd *
 ibv_alloc_pd(struct ibv_context *context)
 {
-	return mana_model_alloc_pd(context);
+	struct ibv_pd *pd = mana_model_alloc_pd(context);
+
+	if (pd != NULL)
+		ibvm_count(IBVM_CALL_ALLOC_PD);
+	return pd;
 }
 
 IBVM_EXPORT int
 ibv_dealloc_pd(struct ibv_pd *pd)
 {
-	return mana_model_dealloc_pd(pd);
+	int rc = mana_model_dealloc_pd(pd);
+
+	if (rc == 0)
+		ibvm_count(IBVM_CALL_DEALLOC_PD);
+	return rc;
 }
 
 IBVM_EXPORT struct ibv_mr *
 ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 {
-	return mana_model_reg_mr(pd, addr, length, access);
+	struct ibv_mr *mr = mana_model_reg_mr(pd, addr, length, access);
+
+	if (mr != NULL)
+		ibvm_count(IBVM_CALL_REG_MR);
+	return mr;
 }
 
 /*
@@ -49,12 +61,17 @@ IBVM_EXPORT struct ibv_mr *
 ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
 		 unsigned int access)
 {
+	struct ibv_mr *mr;
+
 	if (iova != (uintptr_t)addr) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	return mana_model_reg_mr(pd, addr, length,
-				 (int)(access & ~(unsigned int)IBV_ACCESS_OPTIONAL_RANGE));
+	mr = mana_model_reg_mr(pd, addr, length,
+			       (int)(access & ~(unsigned int)IBV_ACCESS_OPTIONAL_RANGE));
+	if (mr != NULL)
+		ibvm_count(IBVM_CALL_REG_MR);
+	return mr;
 }
 
 IBVM_EXPORT struct ibv_mr *
@@ -66,32 +83,52 @@ ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, int
 IBVM_EXPORT int
 ibv_dereg_mr(struct ibv_mr *mr)
 {
-	return mana_model_dereg_mr(mr);
+	int rc = mana_model_dereg_mr(mr);
+
+	if (rc == 0)
+		ibvm_count(IBVM_CALL_DEREG_MR);
+	return rc;
 }
 
 IBVM_EXPORT struct ibv_comp_channel *
 ibv_create_comp_channel(struct ibv_context *context)
 {
-	return mana_model_create_comp_channel(context);
+	struct ibv_comp_channel *ch = mana_model_create_comp_channel(context);
+
+	if (ch != NULL)
+		ibvm_count(IBVM_CALL_CREATE_COMP_CHANNEL);
+	return ch;
 }
 
 IBVM_EXPORT int
 ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 {
-	return mana_model_destroy_comp_channel(channel);
+	int rc = mana_model_destroy_comp_channel(channel);
+
+	if (rc == 0)
+		ibvm_count(IBVM_CALL_DESTROY_COMP_CHANNEL);
+	return rc;
 }
 
 IBVM_EXPORT struct ibv_cq *
 ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context,
 	      struct ibv_comp_channel *channel, int comp_vector)
 {
-	return mana_model_create_cq(context, cqe, cq_context, channel, comp_vector);
+	struct ibv_cq *cq = mana_model_create_cq(context, cqe, cq_context, channel, comp_vector);
+
+	if (cq != NULL)
+		ibvm_count(IBVM_CALL_CREATE_CQ);
+	return cq;
 }
 
 IBVM_EXPORT int
 ibv_destroy_cq(struct ibv_cq *cq)
 {
-	return mana_model_destroy_cq(cq);
+	int rc = mana_model_destroy_cq(cq);
+
+	if (rc == 0)
+		ibvm_count(IBVM_CALL_DESTROY_CQ);
+	return rc;
 }
 
 /* rdma-core: 0, or -1 with errno (EAGAIN on an empty non-blocking channel). */
@@ -116,13 +153,21 @@ ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
 IBVM_EXPORT struct ibv_qp *
 ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)
 {
-	return mana_model_create_qp(pd, qp_init_attr);
+	struct ibv_qp *qp = mana_model_create_qp(pd, qp_init_attr);
+
+	if (qp != NULL)
+		ibvm_count(IBVM_CALL_CREATE_QP);
+	return qp;
 }
 
 IBVM_EXPORT int
 ibv_destroy_qp(struct ibv_qp *qp)
 {
-	return mana_model_destroy_qp(qp);
+	int rc = mana_model_destroy_qp(qp);
+
+	if (rc == 0)
+		ibvm_count(IBVM_CALL_DESTROY_QP);
+	return rc;
 }
 
 /*

@@ -6,23 +6,24 @@
  * The replacement libmana.so.1: manadv on the software MANA device. The model
  * lives in the replacement libibverbs.so.1 (one instance per process, like
  * the kernel objects behind rdma-core); libmana reaches it through that
- * library's MANA_MODEL_PRIVATE exports, as rdma-core's libmana reaches
- * libibverbs through IBVERBS_PRIVATE_34.
+ * library's MANA_MODEL_PRIVATE exports (ibvm_manadv_*, which also count the
+ * calls), as rdma-core's libmana reaches libibverbs through
+ * IBVERBS_PRIVATE_34.
  */
 
 #include <infiniband/manadv.h>
 
-#include "model_verbs.h"
+#include "ibvm_priv.h"
 
 __attribute__((visibility("default"))) int
 manadv_set_context_attr(struct ibv_context *ibv_ctx, enum manadv_set_ctx_attr_type type,
 			void *attr)
 {
-	return mana_model_set_context_attr(ibv_ctx, type, attr);
+	return ibvm_manadv_set_context_attr(ibv_ctx, type, attr);
 }
 
 __attribute__((visibility("default"))) int
 manadv_init_obj(struct manadv_obj *obj, uint64_t obj_type)
 {
-	return mana_model_init_obj(obj, obj_type);
+	return ibvm_manadv_init_obj(obj, obj_type);
 }

@@ -151,6 +151,9 @@ mana_vs_rdma_open_device(struct ibv_device *dev)
 		errno = rc;
 		return NULL;
 	}
+	/* Names the backend in the log: tests and users can tell hardware from the model. */
+	mana_vs_log(MANA_VS_LOG_INFO, "%s: opened through the rdma-core backend (libibverbs)",
+		    ibv_get_device_name(dev));
 	return ctx;
 }
 
