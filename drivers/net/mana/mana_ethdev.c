@@ -589,8 +589,10 @@ mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_po
 	dev->rx_descriptor_status = mana_rx_descriptor_status;
 	dev->tx_descriptor_status = mana_tx_descriptor_status;
 	rte_eth_dev_probing_finish(dev);
-	PMD_INIT_LOG(INFO, "%s: %s port %u, MAC " RTE_ETHER_ADDR_PRT_FMT ", socket %d", name,
-		     mana_vs_device_name(ibdev), ib_port, RTE_ETHER_ADDR_BYTES(mac), socket);
+	PMD_INIT_LOG(INFO, "%s: %s (%s) port %u, MAC " RTE_ETHER_ADDR_PRT_FMT ", socket %d",
+		     name, mana_vs_device_name(ibdev),
+		     priv->model != NULL ? "software device" : "rdma-core", ib_port,
+		     RTE_ETHER_ADDR_BYTES(mac), socket);
 	return 0;
 }
 
