@@ -12,6 +12,7 @@
  *   mana model link <port_id> up|down
  *   mana model tx_error <port_id> <cqe_type 33..41> <count>
  *   mana model drop <port_id> <count>
+ *   mana model rx_truncate <port_id> <count>
  *   mana model gen <port_id> rate <pps> flows <count>
  *   mana model stats <port_id>
  *   mana wait <port_id> <counter> <min_value> <timeout_ms>
@@ -39,6 +40,7 @@
 #include "rte_pmd_mana.h"
 
 #define MANA_CMD_MAX_COUNTERS	64
+#define MANA_CMD_MAX_FRAME	9216	/* rte_pmd_mana_model_inject_rx's limit */
 
 /* A port that exists and is a net_mana port; prints why not. */
 static bool
@@ -394,6 +396,53 @@ cmd_model_drop_parsed(void *res, struct cmdline *cl __rte_unused, void *data __r
 	print_ret("drop next frames", rte_pmd_mana_model_drop_next(r->port_id, r->n2));
 }
 
+/*
+ * RX's error completion: frames longer than the port's RX buffers (queue 0's
+ * size), which the device completes as CQE_RX_TRUNCATED.
+ */
+static void
+cmd_model_rx_truncate_parsed(void *res, struct cmdline *cl __rte_unused,
+			     void *data __rte_unused)
+{
+	static uint8_t frame[MANA_CMD_MAX_FRAME];
+	struct cmd_model *r = res;
+	struct rte_pmd_mana_port_info pi;
+	struct rte_eth_rxq_info qi;
+	struct rte_ether_addr mac;
+	uint32_t len, i;
+	int ret = 0;
+
+	if (!mana_port_ok(r->port_id, &pi))
+		return;
+	if (r->n2 == 0) {
+		fprintf(stderr, "count: allowed 1 or more\n");
+		return;
+	}
+	if (rte_eth_rx_queue_info_get(r->port_id, 0, &qi) != 0 ||
+	    rte_eth_macaddr_get(r->port_id, &mac) != 0) {
+		fprintf(stderr, "port %u: no RX queue set up\n", r->port_id);
+		return;
+	}
+	len = qi.rx_buf_size + 64;
+	if (len > MANA_CMD_MAX_FRAME) {
+		fprintf(stderr, "port %u: RX buffers of %u bytes hold the largest frame (%u)\n",
+			r->port_id, qi.rx_buf_size, MANA_CMD_MAX_FRAME);
+		return;
+	}
+	/* To the port's MAC from a local address, IEEE local experimental EtherType. */
+	memset(frame, 0xa5, len);
+	memcpy(frame, mac.addr_bytes, RTE_ETHER_ADDR_LEN);
+	memcpy(frame + 6, "\x02\x00\x00\x00\x00\x01", RTE_ETHER_ADDR_LEN);
+	frame[12] = 0x88;
+	frame[13] = 0xb5;
+	for (i = 0; i < r->n2 && ret == 0; i++)
+		ret = rte_pmd_mana_model_inject_rx(r->port_id, frame, len);
+	if (ret == 0)
+		printf("%u frames of %u bytes (RX buffers: %u) handed to the device\n", r->n2,
+		       len, qi.rx_buf_size);
+	print_ret("truncated frames", ret);
+}
+
 static void
 cmd_model_gen_parsed(void *res, struct cmdline *cl __rte_unused, void *data __rte_unused)
 {
@@ -519,6 +568,8 @@ static cmdline_parse_token_string_t cmd_model_tx_error =
 	TOKEN_STRING_INITIALIZER(struct cmd_model, action, "tx_error");
 static cmdline_parse_token_string_t cmd_model_drop =
 	TOKEN_STRING_INITIALIZER(struct cmd_model, action, "drop");
+static cmdline_parse_token_string_t cmd_model_rx_truncate =
+	TOKEN_STRING_INITIALIZER(struct cmd_model, action, "rx_truncate");
 static cmdline_parse_token_string_t cmd_model_gen =
 	TOKEN_STRING_INITIALIZER(struct cmd_model, action, "gen");
 static cmdline_parse_token_string_t cmd_model_rate =
@@ -559,6 +610,14 @@ static cmdline_parse_inst_t cmd_mana_model_drop = {
 	.f = cmd_model_drop_parsed,
 	.help_str = "mana model drop <port_id> <count>: drop the next <count> frames from the wire",
 	.tokens = { MODEL_HEAD, (void *)&cmd_model_drop, (void *)&cmd_model_port,
+		    (void *)&cmd_model_n2, NULL },
+};
+
+static cmdline_parse_inst_t cmd_mana_model_rx_truncate = {
+	.f = cmd_model_rx_truncate_parsed,
+	.help_str = "mana model rx_truncate <port_id> <count>: <count> frames longer than the "
+		"RX buffers arrive (RX error completion CQE_RX_TRUNCATED)",
+	.tokens = { MODEL_HEAD, (void *)&cmd_model_rx_truncate, (void *)&cmd_model_port,
 		    (void *)&cmd_model_n2, NULL },
 };
 
@@ -604,6 +663,9 @@ static struct testpmd_driver_commands mana_cmds = {
 	  "    <cqe_type> (33..41).\n\n" },
 	{ &cmd_mana_model_drop, "mana model drop <port_id> <count>\n"
 	  "    Software device: drop the next <count> frames arriving from the wire.\n\n" },
+	{ &cmd_mana_model_rx_truncate, "mana model rx_truncate <port_id> <count>\n"
+	  "    Software device: <count> frames longer than the port's RX buffers arrive\n"
+	  "    and complete truncated (the RX error completion).\n\n" },
 	{ &cmd_mana_model_gen, "mana model gen <port_id> rate <pps> flows <count>\n"
 	  "    Software device, gen wire: frame rate (0 = unlimited) and flow count.\n\n" },
 	{ &cmd_mana_model_stats, "mana model stats <port_id>\n"

@@ -351,6 +351,16 @@ rte_pmd_mana_model_drop_next(uint16_t port_id, uint32_t n)
 }
 
 int
+rte_pmd_mana_model_inject_rx(uint16_t port_id, const void *frame, uint32_t len)
+{
+	unsigned int vport;
+	int err;
+	struct mana_model *m = api_model(port_id, &vport, &err);
+
+	return m == NULL ? err : mana_model_inject_rx(m, vport, frame, len);
+}
+
+int
 rte_pmd_mana_model_gen_set(uint16_t port_id, uint64_t rate_pps, uint32_t flows)
 {
 	unsigned int vport;

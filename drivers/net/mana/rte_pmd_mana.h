@@ -128,6 +128,11 @@ int rte_pmd_mana_model_link_set(uint16_t port_id, bool up);
 int rte_pmd_mana_model_inject_tx_error(uint16_t port_id, uint32_t cqe_type, uint32_t n);
 /** Drop the next n frames arriving from the wire. */
 int rte_pmd_mana_model_drop_next(uint16_t port_id, uint32_t n);
+/**
+ * Hand one frame (len bytes, at most 9216) to the port's RX as if it came from
+ * the wire; a frame longer than the RX buffers completes truncated.
+ */
+int rte_pmd_mana_model_inject_rx(uint16_t port_id, const void *frame, uint32_t len);
 /** Generator wire: rate in frames/s (0: as fast as possible) and flow count (>= 1). */
 int rte_pmd_mana_model_gen_set(uint16_t port_id, uint64_t rate_pps, uint32_t flows);
 /** Device counters of the vPort; fills up to max, returns how many exist or -errno. */
