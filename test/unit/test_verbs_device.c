@@ -10,6 +10,9 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "fixture.h"
 
@@ -176,12 +179,53 @@ test_port_mtu(void)
 	fx_close(&f);
 }
 
+/* Directories a PCI presentation shares with other devices, deepest first. */
+static const char *const shared_dirs[] = {
+	"bus/pci/drivers/mana", "bus/pci/drivers", "bus/pci/devices", "bus/pci", "bus",
+	"class/infiniband", "class/infiniband_verbs", "class",
+};
+
+/* Contract 7.4: the port's MTU is its netdev's; the PCI presentation's mtu file follows it. */
+static void
+test_port_mtu_sysfs(void)
+{
+	char root[] = "/tmp/mana_unit_sysfs_XXXXXX", path[512];
+	struct mana_model_config cfg;
+	unsigned int mtu = 0;
+	struct fx f;
+	FILE *fp;
+
+	REQUIRE_NOT_NULL(mkdtemp(root));
+	fx_config(&cfg, 2);
+	snprintf(cfg.pci_bdf, sizeof(cfg.pci_bdf), "7871:00:00.0");
+	snprintf(cfg.sysfs_root, sizeof(cfg.sysfs_root), "%s", root);
+	REQUIRE(fx_open_cfg(&f, &cfg, true));
+	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 2, 4000), 0);
+	snprintf(path, sizeof(path), "%s/device/net/%.10s_p1/mtu",
+		 mana_vs_ibdev_path(mana_model_ibv_device(f.m)), cfg.name);
+	fp = fopen(path, "r");
+	if (CHECK(fp != NULL)) {
+		CHECK_EQ(fscanf(fp, "%u", &mtu), 1);
+		fclose(fp);
+	}
+	CHECK_EQ(mtu, 4000);
+	fx_close(&f);
+	/* The device removed its own nodes; the shared directories stay. */
+	CHECK(access(path, F_OK) != 0);
+	for (unsigned int i = 0; i < sizeof(shared_dirs) / sizeof(shared_dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, shared_dirs[i]);
+		CHECK_EQ(rmdir(path), 0);
+	}
+	CHECK_EQ(rmdir(root), 0);
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_device_list_open_close),
 	UNIT_TEST(test_query_device),
 	UNIT_TEST(test_query_port),
 	UNIT_TEST(test_async_events),
 	UNIT_TEST(test_port_mtu),
+	UNIT_TEST(test_port_mtu_sysfs),
 };
 
 UNIT_MAIN(tests)

@@ -246,6 +246,22 @@ mm_write_file(const char *dir, const char *file, const char *fmt, ...)
 	return fclose(f) == 0 ? 0 : errno;
 }
 
+/*
+ * The netdev's mtu file follows the port's MTU, as the kernel's does: a
+ * driver that probes again reads the device's MTU there (contract 7.4).
+ */
+void
+mm_sysfs_port_mtu(const struct mana_model *m, unsigned int port)
+{
+	char dir[MANA_MODEL_PATH_LEN * 2];
+
+	if (m->pci_dir[0] == '\0')
+		return;
+	snprintf(dir, sizeof(dir), "%s/net/%.10s_p%u", m->pci_dir, m->cfg.name, port);
+	if (mm_write_file(dir, "mtu", "%u\n", m->port[port].mtu) != 0)
+		mm_log(MM_LOG_WARNING, "sysfs %s/mtu: not updated", dir);
+}
+
 /* mkdir -p */
 static int
 mm_mkdirs(const char *path)

@@ -280,6 +280,8 @@ uint32_t mm_new_queue_id(struct mana_model *m);
 uint32_t mm_new_lkey(struct mana_model *m);
 uint32_t mm_pow2_ceil(uint32_t x);
 void mm_wires_connect(struct mana_model *m);
+/* Rewrite a port's netdev mtu file in the PCI presentation, if there is one. */
+void mm_sysfs_port_mtu(const struct mana_model *m, unsigned int port);
 
 /* model_ctx.c */
 void mm_async_event(struct mm_ctx *ctx, enum ibv_event_type type, uint8_t port);

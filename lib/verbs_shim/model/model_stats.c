@@ -135,6 +135,7 @@ mana_model_set_mtu(struct mana_model *m, unsigned int port, uint32_t mtu)
 	pthread_mutex_lock(&m->lock);
 	p->mtu = mtu;
 	pthread_mutex_unlock(&m->lock);
+	mm_sysfs_port_mtu(m, port);
 	return 0;
 }
 
