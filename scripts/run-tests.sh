@@ -4,7 +4,8 @@
 #
 # README command 2: set the machine up and run every test. Run as root.
 #   build       normal build: every suite (meson test)
-#   build-asan  AddressSanitizer + UndefinedBehaviorSanitizer: suite 'unit'
+#   build-asan  AddressSanitizer + UndefinedBehaviorSanitizer: suites 'unit' and
+#               'component' (the driver on the software device, EAL --no-huge)
 # The last line is "N passed, N failed" (", N skipped" appended when some
 # were skipped), summed over both runs. Exit status 0 only if nothing failed
 # and at least one test passed.
@@ -42,10 +43,10 @@ rm -f build/meson-logs/testlog.json build-asan/meson-logs/testlog.json
 echo "run-tests: meson test -C build (all suites)"
 meson test -C build --print-errorlogs || true
 
-echo "run-tests: meson test -C build-asan --suite unit (ASan + UBSan)"
+echo "run-tests: meson test -C build-asan --suite unit --suite component (ASan + UBSan)"
 ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
-	meson test -C build-asan --suite unit --print-errorlogs || true
+	meson test -C build-asan --suite unit --suite component --print-errorlogs || true
 
 # ---- Summary ------------------------------------------------------------
 python3 - "${errors[@]}" <<'EOF'

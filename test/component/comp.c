@@ -175,8 +175,8 @@ comp_frame_default(struct comp_frame *f)
 	f->dst = (struct rte_ether_addr){{ 0x02, 0x00, 0x00, 0x00, 0x00, 0x03 }};
 	f->src = src;
 	f->proto = IPPROTO_UDP;
-	f->sip = RTE_IPV4(192, 0, 2, 1);
-	f->dip = RTE_IPV4(192, 0, 2, 2);
+	f->sip = COMP_IPV4(192, 0, 2, 1);
+	f->dip = COMP_IPV4(192, 0, 2, 2);
 	f->sport = 1234;
 	f->dport = 5678;
 	f->len = 128;

@@ -132,6 +132,10 @@ bool comp_csums_ok(const uint8_t *frame, uint32_t len);
  */
 #define COMP_WAIT_MS	10000
 
+/* RTE_IPV4 shifts an int: undefined for a first byte above 127 (UBSan). */
+#define COMP_IPV4(a, b, c, d) \
+	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+
 uint64_t comp_now_ms(void);
 void comp_sleep_ms(unsigned int ms);
 /* Sends every packet (retrying up to timeout_ms); returns how many were taken. */

@@ -37,7 +37,7 @@ loop_traffic(uint16_t pid, uint16_t txq, uint16_t nrx, struct rte_mempool *mp, u
 		comp_frame_default(&f);
 		f.dst = mac;
 		f.sport = (uint16_t)(1000 + i * 7 + seed);
-		f.sip = RTE_IPV4(10, 1, seed, (uint8_t)i);
+		f.sip = COMP_IPV4(10, 1, seed, (uint8_t)i);
 		f.len = 64 + (i * 97 + seed) % 1400;
 		f.seed = (uint8_t)(seed + i);
 		lens[i] = comp_frame_build(frames[i], &f);

@@ -167,8 +167,8 @@ inject_mix(struct mana_model *m, const struct rte_ether_addr *mac)
 		f.dst = *mac;
 		f.proto = i & 1 ? IPPROTO_TCP : IPPROTO_UDP;
 		f.ipv6 = (i & 2) != 0;
-		f.sip = RTE_IPV4(172, 16, i & 0xff, 7);
-		f.dip = RTE_IPV4(10, 9, 8, (i * 13) & 0xff);
+		f.sip = COMP_IPV4(172, 16, i & 0xff, 7);
+		f.dip = COMP_IPV4(10, 9, 8, (i * 13) & 0xff);
 		f.sip6[15] = (uint8_t)i;
 		f.dip6[3] = (uint8_t)(i * 7);
 		f.sport = (uint16_t)(40000 + i * 3);

@@ -113,7 +113,7 @@ check_gen_frame(const struct rte_mbuf *m, const struct rte_ether_addr *mac, uint
 	CHECK(rte_is_same_ether_addr(&eth->src_addr, &gen_src));
 	CHECK_EQ(rte_be_to_cpu_16(eth->ether_type), RTE_ETHER_TYPE_IPV4);
 	CHECK_EQ(ip->next_proto_id, IPPROTO_UDP);
-	CHECK_EQ(rte_be_to_cpu_32(ip->dst_addr), RTE_IPV4(198, 18, 0, 1));
+	CHECK_EQ(rte_be_to_cpu_32(ip->dst_addr), COMP_IPV4(198, 18, 0, 1));
 	CHECK_MSG((src >> 8) == 0x0A0000 && (src & 0xFF) >= 1 && (src & 0xFF) <= 16,
 		  "source %08x is not 10.0.0.1..16", src);
 	CHECK_EQ(rte_be_to_cpu_16(udp->dst_port), 9);
