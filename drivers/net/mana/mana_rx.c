@@ -46,8 +46,16 @@
  */
 static uint64_t rx_ol_table[256];
 
+/* Packet type of untagged option-less unfragmented IPv4 by protocol (one load in the fast path). */
+static uint32_t rx_ipv4_ptype[256];
+
+/* The burst walks a CQE's packets with one pointer: length at ppi[0], hash at ppi[2]. */
+_Static_assert(MANA_RXCQE_PKT_HASH_DW(0) == MANA_RXCQE_PKT_LEN_DW(0) + 2 &&
+	       MANA_RXCQE_PKT_LEN_DW(1) == MANA_RXCQE_PKT_LEN_DW(0) + 3,
+	       "RX CQE packet info layout");
+
 static void __attribute__((constructor))
-rx_ol_table_init(void)
+rx_tables_init(void)
 {
 	uint32_t i;
 	uint64_t ol;
@@ -67,6 +75,9 @@ rx_ol_table_init(void)
 		if (i & 0x80)
 			ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
 		rx_ol_table[i] = ol;
+		rx_ipv4_ptype[i] = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 |
+			(i == IPPROTO_TCP ? RTE_PTYPE_L4_TCP :
+			 i == IPPROTO_UDP ? RTE_PTYPE_L4_UDP : 0);
 	}
 }
 
@@ -102,7 +113,9 @@ rx_post_one(struct mana_rxq *rxq, struct rte_mbuf *m, uint64_t sge_hi)
 
 /*
  * Post the n mbufs already placed in sw_ring from sw_head on (no wrap) with
- * one lkey; the queue fields are held in locals (the ring stores could alias them).
+ * one lkey. rq_head equals sw_head and the RQ holds a multiple of nb_desc
+ * BUs, so the WQEs do not wrap either: one pointer walks the ring. The queue
+ * fields are held in locals (the ring stores could alias them).
  */
 static inline void
 rx_post_bulk(struct mana_rxq *rxq, uint32_t n, uint64_t sge_hi)
@@ -110,21 +123,18 @@ rx_post_bulk(struct mana_rxq *rxq, uint32_t n, uint64_t sge_hi)
 	const uint64_t hdr = (uint64_t)(GDMA_SET(GDMA_WQE_NUM_SGE, 1) |
 		GDMA_SET(GDMA_WQE_OOB_DIV4, GDMA_WQE_OOB_DIV4_SMALL)) << 32;
 	struct rte_mbuf **mbufs = &rxq->sw_ring[rxq->sw_head & rxq->desc_mask];
-	uint8_t *rq_buf = rxq->rq_buf;
-	const uint32_t rq_mask = rxq->rq_mask;
 	const uintptr_t data_off = rxq->data_off;
-	uint32_t rq_head = rxq->rq_head, i;
-	uint64_t *w;
+	uint64_t *w = (uint64_t *)(rxq->rq_buf +
+				   ((rxq->rq_head << GDMA_WQE_BU_SHIFT) & rxq->rq_mask));
+	uint32_t i;
 
-	for (i = 0; i < n; i++) {
-		w = (uint64_t *)(rq_buf + ((rq_head << GDMA_WQE_BU_SHIFT) & rq_mask));
+	for (i = 0; i < n; i++, w += GDMA_WQE_BU_SIZE / sizeof(*w)) {
 		w[0] = hdr;
 		w[1] = 0;
 		w[2] = (uintptr_t)mbufs[i]->buf_addr + data_off;
 		w[3] = sge_hi;
-		rq_head++;
 	}
-	rxq->rq_head = rq_head;
+	rxq->rq_head += n;
 	rxq->sw_head += n;
 }
 
@@ -264,33 +274,51 @@ rx_ptype(const uint8_t *p, uint32_t len)
 		   len >= RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr))) {
 		f = *(const unaligned_uint32_t *)(p + 20);	/* fragment_offset, ttl, proto */
 		if (likely((f & rte_cpu_to_be_16(0x3FFF)) == 0))
-			return RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | rx_l4_ptype[f >> 24];
+			return rx_ipv4_ptype[f >> 24];
 	}
 	return rx_parse_ptype(p, len);
 }
 
-static inline void
-rx_fill_mbuf(uint64_t rearm, uint16_t data_off, struct rte_mbuf *m, uint32_t dw1, uint32_t len,
-	     uint32_t hash)
+/* ol_flags of every packet of a CQE, from its dword 1. */
+static inline uint64_t
+rx_cqe_ol_flags(uint32_t dw1)
 {
 	uint32_t idx = RX_CSUM_BITS(dw1) |
 		(GDMA_GET(dw1, MANA_RXCQE_OUTER_IP_CSUM_BAD) << 6) |
 		(GDMA_GET(dw1, MANA_RXCQE_VLAN_PRESENT) << 7);
 	uint64_t ol = rx_ol_table[idx];
-	uint16_t tci = GDMA_GET(dw1, MANA_RXCQE_VLAN_ID);
 
-	/* data_off, refcnt 1, nb_segs 1, port: the mbuf comes raw from the pool. */
-	*(uint64_t *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)) = rearm;
 	/* Bit test, never equality (contract rule 4): any L3/L4 hash type bit. */
 	if (dw1 & GDMA_SET(MANA_RXCQE_HASHTYPE, MANA_HASH_L4 | MANA_HASH_L3))
 		ol |= RTE_MBUF_F_RX_RSS_HASH;
+	return ol;
+}
+
+/* vlan_tci of every packet of a CQE, in bits 16..31 (data_len takes bits 0..15). */
+static inline uint32_t
+rx_cqe_tci_hi(uint32_t dw1)
+{
 	if (!(dw1 & GDMA_SET(MANA_RXCQE_VLAN_PRESENT, 1)))
-		tci = 0;
+		return 0;
+	return GDMA_GET(dw1, MANA_RXCQE_VLAN_ID) << 16;
+}
+
+/*
+ * Every RX field of a received mbuf: rearm_data (data_off, refcnt 1,
+ * nb_segs 1, port: the mbuf comes raw from the pool), ol_flags and the
+ * CQE's VLAN tag (per CQE), length, hash and packet type (per packet).
+ */
+static inline void
+rx_fill_mbuf(uint64_t rearm, uint64_t ol, uint32_t tci_hi, uint16_t data_off, struct rte_mbuf *m,
+	     uint32_t len, uint32_t hash)
+{
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, vlan_tci) !=
+			 offsetof(struct rte_mbuf, data_len) + 2);
+	*(uint64_t *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)) = rearm;
 	m->ol_flags = ol;
 	m->packet_type = rx_ptype((const uint8_t *)m->buf_addr + data_off, len);
 	m->pkt_len = len;
-	m->data_len = len;
-	m->vlan_tci = tci;
+	*(uint32_t *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, data_len)) = len | tci_hi;
 	m->hash.rss = hash;
 }
 
@@ -373,7 +401,8 @@ rx_pending(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		}
 		m = rxq->sw_ring[rxq->sw_tail & rxq->desc_mask];
 		rxq->sw_tail++;
-		rx_fill_mbuf(rxq->mbuf_rearm, rxq->data_off, m, p->dw1, len, p->hash[p->i]);
+		rx_fill_mbuf(rxq->mbuf_rearm, rx_cqe_ol_flags(p->dw1), rx_cqe_tci_hi(p->dw1),
+			     rxq->data_off, m, len, p->hash[p->i]);
 		p->i++;
 		bytes += len;
 		pkts[nb++] = m;
@@ -397,20 +426,24 @@ mana_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	const uint64_t rearm = rxq->mbuf_rearm;
 	const uint16_t data_off = rxq->data_off;
 	const struct gdma_cqe *ring = rxq->cq_ring;
-	struct rte_mbuf **sw_ring = rxq->sw_ring;
-	uint32_t head = rxq->cq_head, tail, posted, len, info, owner, expected, type, dw1, i, max;
-	uint32_t room, nb, k, pend = 0;
-	uint64_t coalesced = 0;
+	struct rte_mbuf **sw_ring = rxq->sw_ring, **out, **end = pkts + n;
+	uint32_t head = rxq->cq_head, tail, len, info, owner, expected, type, dw1, i, max;
+	uint32_t avail, room, nb, k, pend = 0;
+	uint64_t coalesced = 0, bytes = 0;
+	/* Flags and tag of the last CQE's dword 1: consecutive CQEs mostly share it. */
+	uint32_t last_dw1 = 0, tci_hi = rx_cqe_tci_hi(0);
+	uint64_t ol = rx_cqe_ol_flags(0);
 	const struct gdma_cqe *cqe;
+	const uint32_t *ppi;
 	struct rte_mbuf *m;
-	uint64_t bytes = 0;
 
 	if (unlikely(rxq->pend.i != rxq->pend.n))
 		pend = rx_pending(rxq, pkts, n);
-	nb = pend;
+	out = pkts + pend;
 	tail = rxq->sw_tail;
-	posted = rxq->sw_head;
-	while (nb < n) {
+	/* Packets the CQEs may deliver: burst room and posted WQEs. */
+	avail = RTE_MIN((uint32_t)(end - out), rxq->sw_head - tail);
+	while (out != end) {
 		cqe = &ring[head & mask];
 		info = __atomic_load_n(&cqe->info, __ATOMIC_RELAXED);
 		owner = GDMA_GET(info, GDMA_CQE_OWNER);
@@ -428,31 +461,39 @@ mana_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		if (likely(type == CQE_RX_COALESCED_4 || type == CQE_RX_OKAY)) {
 			max = type == CQE_RX_OKAY ? 1 : MANA_RXCQE_PPI_MAX;
 			coalesced += type == CQE_RX_COALESCED_4;
-			/* Packets this CQE may deliver: burst room and posted WQEs. */
-			room = RTE_MIN((uint32_t)n - nb, posted - tail);
-			for (; i < max; i++) {
-				len = cqe->data[MANA_RXCQE_PKT_LEN_DW(i)] & MANA_RXCQE_PKT_LEN_MASK;
-				if (unlikely(len - 1 >= buf_size || i >= room))
+			room = RTE_MIN(avail, max);
+			if (unlikely(dw1 != last_dw1)) {
+				last_dw1 = dw1;
+				ol = rx_cqe_ol_flags(dw1);
+				tci_hi = rx_cqe_tci_hi(dw1);
+			}
+			/* ppi[0]: length, ppi[2]: hash of packet i (dwords 2+3i, 4+3i) */
+			ppi = &cqe->data[MANA_RXCQE_PKT_LEN_DW(0)];
+			for (; i < room; i++, ppi += 3) {
+				len = ppi[0] & MANA_RXCQE_PKT_LEN_MASK;
+				if (unlikely(len - 1 >= buf_size))
 					break;
 				m = sw_ring[tail & mask];
 				tail++;
-				rx_fill_mbuf(rearm, data_off, m, dw1, len,
-					     cqe->data[MANA_RXCQE_PKT_HASH_DW(i)]);
+				rx_fill_mbuf(rearm, ol, tci_hi, data_off, m, len, ppi[2]);
 				bytes += len;
-				pkts[nb++] = m;
+				*out++ = m;
 			}
-			if (likely(i == max || (i > 0 && len == 0)))
+			avail -= i;
+			/* Done unless a packet is left that needs checks or room (zero ends it). */
+			if (likely(i == max || (i > 0 && (ppi[0] & MANA_RXCQE_PKT_LEN_MASK) == 0)))
 				continue;
 		}
 		rxq->cq_head = head;
 		rxq->sw_tail = tail;
 		rx_cqe_slow(rxq, cqe, i);
-		k = rx_pending(rxq, pkts + nb, n - nb);
-		nb += k;
+		k = rx_pending(rxq, out, end - out);
+		out += k;
 		pend += k;
 		tail = rxq->sw_tail;
-		posted = rxq->sw_head;
+		avail = RTE_MIN((uint32_t)(end - out), rxq->sw_head - tail);
 	}
+	nb = out - pkts;
 	rxq->cq_head = head;
 	rxq->sw_tail = tail;
 	rxq->stats.coalesced_cqes += coalesced;

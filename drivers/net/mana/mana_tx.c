@@ -351,8 +351,9 @@ tx_room(const struct mana_txq *txq, uint32_t want)
 /*
  * Fast path: a direct single-segment mbuf without offload flags from the
  * pool whose lkey is cached takes a 1-BU WQE (header + short OOB from the
- * queue's template, one SGE) written as four 8-byte stores. Room is checked
- * once per burst for 1-BU packets; tx_post checks its own exactly.
+ * queue's template, one SGE) written as four 8-byte stores, in runs up to
+ * the next wrap of the descriptor ring or the SQ. Room is checked once per
+ * burst for 1-BU packets; tx_post checks its own exactly.
  */
 uint16_t
 mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
@@ -360,15 +361,15 @@ mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct mana_txq *txq = q;
 	const uint64_t slow = txq->long_oob_only ? UINT64_MAX : MANA_TX_SLOW_FLAGS;
 	const uint64_t hdr = txq->hdr_tmpl, oob = txq->oob_tmpl;
-	const uint32_t dmask = txq->desc_mask, sig = txq->suppress ? 0 : MANA_TX_DESC_SIG;
-	uint32_t *last_oob = NULL, gen, head, sq_head, sq_mask, bytes, bytes0, lim, len;
+	const uint32_t dmask = txq->desc_mask;
+	uint32_t *last_oob = NULL, gen, head, head0, sq_head, bytes, bytes0, len, d, s, run, i;
+	uint32_t slow_end;
 	const struct rte_mempool *lk_pool;
-	struct rte_mbuf **mbufs;
+	struct rte_mbuf **mbufs, **next = pkts, **end;
 	struct mana_tx_desc *desc;
 	struct rte_mbuf *m;
-	uint8_t *sq_buf;
 	uint64_t *w, lkey;
-	uint32_t nb = 0;
+	uint32_t nb;
 
 	tx_complete(txq, UINT32_MAX);
 	gen = __atomic_load_n(&txq->priv->mr.gen, __ATOMIC_ACQUIRE);
@@ -377,54 +378,69 @@ mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		txq->lk_nopool = NULL;
 		txq->lk_gen = gen;
 	}
-	lim = tx_room(txq, n);
+	end = pkts + tx_room(txq, n);
 	head = txq->desc_head;
+	head0 = head;
 	sq_head = txq->sq_head;
 	bytes = txq->bytes_posted;
 	bytes0 = bytes;
+	slow_end = sq_head - 1;	/* never equal to sq_head while no tx_post WQE is last */
 again:
-	/* Locals: the ring stores below could otherwise alias every txq field. */
 	lk_pool = txq->lk_pool;
 	lkey = txq->lk_key;
-	sq_buf = txq->sq_buf;
-	sq_mask = txq->sq_mask;
-	mbufs = txq->mbufs;
-	desc = txq->desc;
-	while (nb < lim) {
-		m = pkts[nb];
-		if (unlikely((m->ol_flags & slow) || m->nb_segs != 1 || m->pool != lk_pool))
-			goto slow_path;
-		w = (uint64_t *)(sq_buf + ((sq_head << GDMA_WQE_BU_SHIFT) & sq_mask));
-		len = m->data_len;
-		w[0] = hdr;
-		w[1] = oob;
-		w[2] = rte_pktmbuf_mtod(m, uintptr_t);
-		w[3] = lkey | (uint64_t)len << 32;
-		last_oob = (uint32_t *)&w[1];
-		mbufs[head & dmask] = m;
-		bytes += len;
-		sq_head++;
-		desc[head & dmask].wqe_end = sq_head;
-		desc[head & dmask].bytes = (bytes & MANA_TX_DESC_BYTES) | sig;
-		head++;
-		nb++;
+	/*
+	 * Runs up to the next wrap of the descriptor ring or the SQ: plain
+	 * indexing from locals (the ring stores could otherwise alias every
+	 * txq field, and masking per packet costs registers).
+	 */
+	for (;;) {
+		d = head & dmask;
+		s = sq_head & (txq->sq_bu - 1);
+		run = RTE_MIN((uint32_t)(end - next), RTE_MIN(txq->nb_desc - d, txq->sq_bu - s));
+		if (run == 0)
+			goto done;
+		w = (uint64_t *)(txq->sq_buf + ((size_t)s << GDMA_WQE_BU_SHIFT));
+		mbufs = &txq->mbufs[d];
+		desc = &txq->desc[d];
+		for (i = 0; i < run; i++, w += 4) {
+			m = next[i];
+			if (unlikely((m->ol_flags & slow) || m->nb_segs != 1 || m->pool != lk_pool))
+				break;
+			len = m->data_len;
+			w[0] = hdr;
+			w[1] = oob;
+			w[2] = rte_pktmbuf_mtod(m, uintptr_t);
+			w[3] = lkey | (uint64_t)len << 32;
+			bytes += len;
+			mbufs[i] = m;
+			desc[i] = (struct mana_tx_desc){
+				.wqe_end = sq_head + i + 1,
+				.bytes = bytes & MANA_TX_DESC_BYTES,
+			};
+		}
+		head += i;
+		sq_head += i;
+		next += i;
+		if (i < run)
+			break;
 	}
-	goto done;
-slow_path:
+	m = *next;
 	txq->desc_head = head;
 	txq->sq_head = sq_head;
 	txq->bytes_posted = bytes;
 	w = (uint64_t *)tx_post(txq, m);
 	if (w != NULL) {
 		last_oob = (uint32_t *)w;
+		slow_end = txq->sq_head;
 		head = txq->desc_head;
 		sq_head = txq->sq_head;
 		bytes = txq->bytes_posted;
-		nb++;
-		lim = nb + tx_room(txq, n - nb);
+		next++;
+		end = next + tx_room(txq, n - (next - pkts));
 		goto again;
 	}
 done:
+	nb = next - pkts;
 	txq->desc_head = head;
 	txq->sq_head = sq_head;
 	txq->bytes_posted = bytes;
@@ -434,9 +450,16 @@ done:
 	txq->stats.bytes += bytes - bytes0;
 	if (txq->suppress) {
 		/* The burst's last WQE produces the CQE that retires it all. */
+		if (sq_head != slow_end)	/* a fast-path WQE of 1 BU */
+			last_oob = (uint32_t *)(txq->sq_buf + GDMA_WQE_HDR_SIZE +
+				(((sq_head - 1) << GDMA_WQE_BU_SHIFT) & txq->sq_mask));
 		rte_compiler_barrier();
 		*last_oob &= ~GDMA_SET(MANA_TX_SUPPRESS_CQE, 1);
 		txq->desc[(head - 1) & dmask].bytes |= MANA_TX_DESC_SIG;
+	} else {
+		/* Every WQE signalled: the fast path leaves the flag to this loop. */
+		for (; head0 != head; head0++)
+			txq->desc[head0 & dmask].bytes |= MANA_TX_DESC_SIG;
 	}
 	rte_wmb();
 	rte_write64_relaxed(gdma_db_wq(txq->sq_id, sq_head), txq->db_page + GDMA_DB_OFFSET_SQ);
