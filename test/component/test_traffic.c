@@ -193,11 +193,16 @@ fwd_run(uint16_t pid, uint16_t nq, uint32_t want, uint32_t *rx_n, uint32_t *tx_n
 	}
 }
 
+/*
+ * 20000 frames forwarded over 2 RSS queues; tx_errors of them (the first
+ * ones) completed by the device with error CQE 34 instead of being sent.
+ */
 static void
-test_io_forward(void)
+io_forward(const char *devargs, uint32_t tx_errors)
 {
 	struct comp_port_cfg pc = { .nb_rxq = 2, .nb_txq = 2, .rss = true,
 				    .rss_hf = RTE_ETH_RSS_NONFRAG_IPV4_UDP };
+	const uint64_t ok = FWD_N - tx_errors;
 	struct mana_model_port_stats st;
 	struct rte_eth_stats es;
 	struct rte_mempool *mp;
@@ -205,13 +210,15 @@ test_io_forward(void)
 	uint64_t end;
 	int pid;
 
-	REQUIRE_EQ(comp_vdev_create("net_mana_fwd",
-				    "wire=gen:flows=64:len=300:count=20000:lossless=1"), 0);
+	REQUIRE_EQ(comp_vdev_create("net_mana_fwd", devargs), 0);
 	pid = comp_port_of("net_mana_fwd", 0);
 	REQUIRE(pid >= 0);
 	mp = comp_pool("fwd_pool", 2048, RTE_MBUF_DEFAULT_BUF_SIZE);
 	REQUIRE(mp != NULL);
 	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	if (tx_errors != 0)
+		REQUIRE_EQ(mana_model_inject_tx_error(mana_model_find("net_mana_fwd"), 0, 34,
+						       tx_errors), 0);
 	fwd_run(pid, 2, FWD_N, &rx_n, &tx_n);
 	CHECK_EQ(rx_n, FWD_N);
 	CHECK_EQ(tx_n, FWD_N);
@@ -222,18 +229,19 @@ test_io_forward(void)
 		rte_eth_tx_done_cleanup(pid, 1, 0);
 		REQUIRE(comp_model_stats("net_mana_fwd", 0, &st));
 		CHECK_EQ(rte_eth_stats_get(pid, &es), 0);
-		if (st.wire_sink_frames == FWD_N && es.opackets == FWD_N)
+		if (st.wire_sink_frames == ok && es.oerrors == tx_errors)
 			break;
 		comp_sleep_ms(2);
 	} while (comp_now_ms() < end);
-	CHECK_EQ(st.wire_sink_frames, FWD_N);
-	CHECK_EQ(st.wire_sink_bytes, FWD_N * 300ull);
+	CHECK_EQ(st.wire_sink_frames, ok);
+	CHECK_EQ(st.wire_sink_bytes, ok * 300);
 	CHECK_EQ(st.wire_sink_bad, 0);
-	CHECK_EQ(st.wire_sink_csum_ok, FWD_N);
-	CHECK_EQ(st.tx_frames, FWD_N);
-	CHECK_EQ(es.opackets, FWD_N);
-	CHECK_EQ(es.obytes, FWD_N * 300ull);
-	CHECK_EQ(es.oerrors, 0);
+	CHECK_EQ(st.wire_sink_csum_ok, ok);
+	CHECK_EQ(st.tx_frames, ok);
+	CHECK_EQ(st.tx_err[34 - 32], tx_errors);
+	CHECK_EQ(es.opackets, ok);
+	CHECK_EQ(es.obytes, ok * 300);
+	CHECK_EQ(es.oerrors, tx_errors);
 	CHECK_EQ(es.ipackets, FWD_N);
 	/* Both queues carried traffic (64 flows spread by RSS). */
 	CHECK(es.q_ipackets[0] > 0 && es.q_ipackets[1] > 0);
@@ -242,6 +250,26 @@ test_io_forward(void)
 	comp_vdev_destroy("net_mana_fwd");
 	CHECK_EQ(rte_mempool_avail_count(mp), 2048);
 	rte_mempool_free(mp);
+}
+
+static void
+test_io_forward(void)
+{
+	io_forward("wire=gen:flows=64:len=300:count=20000:lossless=1", 0);
+}
+
+/* One TX completion per packet (tx_cqe_suppress=0), error completions among them. */
+static void
+test_io_forward_cqe_each(void)
+{
+	io_forward("wire=gen:flows=64:len=300:count=20000:lossless=1,tx_cqe_suppress=0", 7);
+}
+
+/* The same errors with one completion per burst: matched by their WQE offset. */
+static void
+test_io_forward_tx_errors(void)
+{
+	io_forward("wire=gen:flows=64:len=300:count=20000:lossless=1", 7);
 }
 
 /*
@@ -313,6 +341,8 @@ static const struct comp_case cases[] = {
 	{ "pair_payload", test_pair_payload },
 	{ "gen_count", test_gen_count },
 	{ "io_forward", test_io_forward },
+	{ "io_forward_cqe_each", test_io_forward_cqe_each },
+	{ "io_forward_tx_errors", test_io_forward_tx_errors },
 };
 
 int
