@@ -258,8 +258,59 @@ test_link_events(void)
 	rte_mempool_free(mp);
 }
 
+/*
+ * Counters cleared while TX packets are in flight: packets posted before the
+ * reset are not taken back out when they complete with an error (opackets
+ * would wrap below zero), and the errors themselves count.
+ */
+static void
+test_reset_in_flight(void)
+{
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1 };
+	struct rte_ether_addr mac;
+	struct rte_mempool *mp;
+	struct rte_eth_stats a;
+	uint64_t end;
+	int p0, p1;
+
+	REQUIRE_EQ(comp_vdev_create("net_mana_rst", "ports=2,wire=pair:1,wire=pair:0"), 0);
+	p0 = comp_port_of("net_mana_rst", 0);
+	p1 = comp_port_of("net_mana_rst", 1);
+	REQUIRE(p0 >= 0 && p1 >= 0);
+	mp = comp_pool("rst_pool", 2048, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_port_start(p0, &pc, mp), 0);
+	REQUIRE_EQ(comp_port_start(p1, &pc, mp), 0);
+	rte_eth_macaddr_get(p1, &mac);
+	REQUIRE_EQ(mana_model_inject_tx_error(mana_model_find("net_mana_rst"), 0, 34, 3), 0);
+	send_frames(p0, 0, mp, &mac, 5, 100, 4);
+	/* Completions are processed by the next burst or cleanup: after the reset. */
+	CHECK_EQ(rte_eth_stats_reset(p0), 0);
+	end = comp_now_ms() + COMP_WAIT_MS;
+	do {
+		rte_eth_tx_done_cleanup(p0, 0, 0);
+		CHECK_EQ(rte_eth_stats_get(p0, &a), 0);
+	} while (a.oerrors < 3 && comp_now_ms() < end);
+	CHECK_EQ(a.oerrors, 3);
+	CHECK_EQ(a.opackets, 0);
+	CHECK_EQ(a.obytes, 0);
+	/* Packets after the reset count as usual. */
+	send_frames(p0, 0, mp, &mac, 4, 100, 5);
+	CHECK_EQ(comp_rx_wait(p1, 1, NULL, 0, 2 + 4, COMP_WAIT_MS, NULL), 2 + 4);
+	CHECK_EQ(rte_eth_stats_get(p0, &a), 0);
+	CHECK_EQ(a.opackets, 4);
+	CHECK_EQ(a.obytes, 400);
+	CHECK_EQ(a.oerrors, 3);
+	CHECK_EQ(rte_eth_dev_stop(p0), 0);
+	CHECK_EQ(rte_eth_dev_stop(p1), 0);
+	comp_vdev_destroy("net_mana_rst");
+	CHECK_EQ(rte_mempool_avail_count(mp), 2048);
+	rte_mempool_free(mp);
+}
+
 static const struct comp_case cases[] = {
 	{ "stats", test_stats },
+	{ "reset_in_flight", test_reset_in_flight },
 	{ "link_events", test_link_events },
 };
 

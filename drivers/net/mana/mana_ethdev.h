@@ -234,6 +234,7 @@ struct mana_txq {
 	struct mana_priv *priv;
 	struct mana_mr_cache mr_cache;
 	struct mana_txq_stats stats;
+	uint32_t stats_from;		/* desc_head at the last stats reset */
 	/* Control path. */
 	int socket;
 	struct ibv_cq *cq;
@@ -344,6 +345,7 @@ int mana_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 void mana_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
 int mana_txq_start(struct mana_priv *priv, struct mana_txq *txq);
 void mana_txq_stop(struct mana_txq *txq);
+void mana_txq_stats_reset(struct mana_txq *txq);
 uint16_t mana_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mana_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t n);
 int mana_tx_done_cleanup(void *txq, uint32_t free_cnt);

@@ -129,7 +129,7 @@ mana_stats_reset(struct rte_eth_dev *dev)
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		txq = dev->data->tx_queues[i];
 		if (txq != NULL)
-			memset(&txq->stats, 0, sizeof(txq->stats));
+			mana_txq_stats_reset(txq);
 	}
 	if (priv->model != NULL)
 		mana_model_port_stats(priv->model, priv->ib_port - 1, &priv->model_base);

@@ -105,16 +105,36 @@ tx_free_mbufs(struct rte_mbuf **m, uint32_t n, bool fast)
 		rte_mempool_put_bulk(mp, (void **)&m[s], n - s);
 }
 
+/*
+ * Take outstanding descriptors first..last-1 back out of opackets/obytes:
+ * those posted since the last statistics reset (the others were counted in
+ * statistics that no longer exist). A reset racing with a burst may leave
+ * less counted than is taken back: never below zero.
+ */
+static void
+tx_uncount(struct mana_txq *txq, uint32_t first, uint32_t last)
+{
+	uint32_t start, end, n;
+	uint64_t bytes;
+
+	if ((int32_t)(first - txq->stats_from) < 0)
+		first = txq->stats_from;
+	if ((int32_t)(last - first) <= 0)
+		return;
+	n = last - first;
+	start = first == txq->desc_tail ? txq->bytes_done :
+		txq->desc[(first - 1) & txq->desc_mask].bytes;
+	end = txq->desc[(last - 1) & txq->desc_mask].bytes;
+	bytes = (end - start) & MANA_TX_DESC_BYTES;
+	txq->stats.packets -= RTE_MIN((uint64_t)n, txq->stats.packets);
+	txq->stats.bytes -= RTE_MIN(bytes, txq->stats.bytes);
+}
+
 /* Descriptor e completed with an error: an error, no longer a packet sent. */
 static __rte_noinline void
 tx_count_error(struct mana_txq *txq, uint32_t e, uint32_t type)
 {
-	uint32_t start = e == txq->desc_tail ? txq->bytes_done :
-		txq->desc[(e - 1) & txq->desc_mask].bytes;
-	uint32_t end = txq->desc[e & txq->desc_mask].bytes;
-
-	txq->stats.packets--;
-	txq->stats.bytes -= (end - start) & MANA_TX_DESC_BYTES;
+	tx_uncount(txq, e, e + 1);
 	txq->stats.errors++;
 	if (type > CQE_TX_OKAY && type <= CQE_TX_VLAN_TAGGING_VIOLATION)
 		txq->stats.err_type[type - CQE_TX_OKAY]++;
@@ -639,6 +659,7 @@ txq_map(struct mana_txq *txq)
 	txq->desc_tail = 0;
 	txq->bytes_posted = 0;
 	txq->bytes_done = 0;
+	txq->stats_from = 0;
 	txq->chain_end = 0;
 	txq->fast_free = !!(txq->offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
 	txq->hdr_tmpl = (uint64_t)(GDMA_SET(GDMA_WQE_NUM_SGE, 1) |
@@ -719,8 +740,7 @@ mana_txq_stop(struct mana_txq *txq)
 		txq->cq = NULL;
 	}
 	/* Never completed: not known to be sent, so not counted as sent. */
-	txq->stats.packets -= txq->desc_head - txq->desc_tail;
-	txq->stats.bytes -= (txq->bytes_posted - txq->bytes_done) & MANA_TX_DESC_BYTES;
+	tx_uncount(txq, txq->desc_tail, txq->desc_head);
 	while (txq->desc_tail != txq->desc_head) {
 		rte_pktmbuf_free(txq->mbufs[txq->desc_tail & txq->desc_mask]);
 		txq->desc_tail++;
@@ -728,6 +748,17 @@ mana_txq_stop(struct mana_txq *txq)
 	txq->cq_ring = NULL;
 	txq->sq_buf = NULL;
 	txq->db_page = NULL;
+}
+
+/*
+ * Statistics restart at zero; packets posted before this point are no longer
+ * taken back when they complete with an error or are still in flight at stop.
+ */
+void
+mana_txq_stats_reset(struct mana_txq *txq)
+{
+	txq->stats_from = txq->desc_head;
+	memset(&txq->stats, 0, sizeof(txq->stats));
 }
 
 void
