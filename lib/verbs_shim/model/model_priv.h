@@ -324,7 +324,5 @@ unsigned int mm_tx_process(struct mana_model *m, struct mm_qp *qp);
 /* model_rx.c */
 void mm_rx_flush(struct mana_model *m);
 unsigned int mm_rx_drain_inbox(struct mm_port *p);
-/* mm_port_rx() if mm_port_rx_ready(); also declared in model_wire_priv.h for the wires. */
-bool mm_port_rx_if_ready(struct mm_port *port, const uint8_t *frame, uint32_t len);
 
 #endif /* MODEL_PRIV_H */

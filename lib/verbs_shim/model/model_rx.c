@@ -35,21 +35,6 @@ mm_ring_empty(const struct mm_ring *r)
 	return r->tail == (r->cons_bu << GDMA_WQE_BU_SHIFT);
 }
 
-bool
-mm_port_rx_ready(struct mm_port *p, const uint8_t *frame, uint32_t len)
-{
-	struct mana_model *m = p->m;
-	struct mm_frame_info fi;
-	uint32_t hash, ht;
-	struct mm_wq *wq;
-	bool parsed;
-
-	if (!p->link_up || m->fatal || p->rss == NULL)
-		return false;
-	wq = mm_rx_target(p->rss, frame, len, &fi, &parsed, &hash, &ht);
-	return !wq->ring.stopped && !mm_ring_empty(&wq->ring);
-}
-
 /* Write the pending (possibly coalesced) CQE. */
 void
 mm_rx_flush(struct mana_model *m)
@@ -262,10 +247,7 @@ mm_port_rx(struct mm_port *p, const uint8_t *frame, uint32_t len)
 	mm_rx_deliver(p, wq, frame, len, &fi, parsed, hash, ht);
 }
 
-/*
- * mm_port_rx_ready() then mm_port_rx() with one parse and one RSS hash: a
- * lossless wire offers each frame until its RQ has a WQE.
- */
+/* A lossless wire offers each frame until its RQ has a WQE (model_wire.h). */
 bool
 mm_port_rx_if_ready(struct mm_port *p, const uint8_t *frame, uint32_t len)
 {

@@ -56,8 +56,12 @@ struct mm_wire {
  */
 /* A frame arrives at port from its wire: RSS, scatter into an RX WQE, CQE. */
 void mm_port_rx(struct mm_port *port, const uint8_t *frame, uint32_t len);
-/* Would a frame be accepted now (a WQE is posted on the RQ it hashes to)? */
-bool mm_port_rx_ready(struct mm_port *port, const uint8_t *frame, uint32_t len);
+/*
+ * Lossless wires: deliver a frame as mm_port_rx() does if a WQE is posted on
+ * the RQ it hashes to (parsing and hashing it once); false, with nothing
+ * done and nothing counted, when none is.
+ */
+bool mm_port_rx_if_ready(struct mm_port *port, const uint8_t *frame, uint32_t len);
 /* The port's MAC, index and device (for pair wires across devices). */
 const uint8_t *mm_port_mac(const struct mm_port *port);
 unsigned int mm_port_index(const struct mm_port *port);

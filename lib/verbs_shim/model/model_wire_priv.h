@@ -40,13 +40,6 @@ unsigned int mm_inbox_drain(struct mm_inbox *ib, struct mm_port *port, unsigned 
 /* Frames waiting (approximate when called off the consumer thread). */
 unsigned int mm_inbox_count(const struct mm_inbox *ib);
 
-/*
- * Implemented by the core (model_rx.c): deliver a frame as mm_port_rx() does
- * if mm_port_rx_ready() would say yes, parsing and hashing it once; false
- * (nothing done, nothing counted) when it would not.
- */
-bool mm_port_rx_if_ready(struct mm_port *port, const uint8_t *frame, uint32_t len);
-
 /* Wire types other than none/loop/pair: set w->ops and w->priv; 0 or -errno. */
 int mm_wire_gen_open(struct mm_wire *w);
 int mm_wire_pcap_open(struct mm_wire *w);
