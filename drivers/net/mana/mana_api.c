@@ -25,6 +25,7 @@
 #include "mana_logs.h"
 #include "rte_pmd_mana.h"
 
+/* A net_mana port of this primary process (secondaries have other dev_ops). */
 static struct mana_priv *
 api_priv(uint16_t port_id)
 {

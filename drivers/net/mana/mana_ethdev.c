@@ -15,8 +15,8 @@
  * RX WQEs, one doorbell per queue. Stop is the reverse and returns every
  * mbuf; the port can be started again.
  *
- * Only primary processes are supported: a secondary probe fails with
- * -ENOTSUP (the datapath needs per-process doorbell mappings).
+ * Secondary processes attach to these ports with a reduced set of ops
+ * (mana_mp.c); start and stop notify them.
  */
 
 #include <errno.h>
@@ -102,7 +102,7 @@ mana_dev_configure(struct rte_eth_dev *dev)
 	return mana_rss_configure(dev);
 }
 
-static int
+int
 mana_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 {
 	struct mana_priv *priv = mana_priv(dev);
@@ -285,6 +285,7 @@ mana_dev_start(struct rte_eth_dev *dev)
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
 	priv->started = true;
 	dev->dev_ops->link_update(dev, 0);
+	mana_mp_notify_rxtx(dev, true);
 	return 0;
 }
 
@@ -298,6 +299,8 @@ mana_dev_stop(struct rte_eth_dev *dev)
 	dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
 	dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
 	rte_wmb();
+	/* Synchronous: no secondary polls the queues once it returns. */
+	mana_mp_notify_rxtx(dev, false);
 	mana_rx_intr_vec_disable(dev);
 	mana_queues_destroy(dev);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
@@ -422,6 +425,9 @@ mana_dev_close(struct rte_eth_dev *dev)
 	mana_mr_events_unregister(priv);
 	mana_mr_release_all(priv);
 	mana_port_release(priv);
+	/* A port that finished probing holds the IPC action (not one closed by a failed probe). */
+	if (dev->state == RTE_ETH_DEV_ATTACHED)
+		mana_mp_put();
 	return 0;
 }
 
@@ -575,6 +581,9 @@ mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_po
 		ret = mana_intr_setup(dev);
 	if (ret == 0)
 		ret = mana_mr_events_register(priv);
+	/* IPC with secondaries; the attached port releases it in mana_dev_close(). */
+	if (ret == 0)
+		ret = mana_mp_get();
 	if (ret != 0) {
 		mana_dev_close(dev);
 		rte_eth_dev_release_port(dev);

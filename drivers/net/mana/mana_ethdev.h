@@ -286,6 +286,13 @@ struct mana_priv {
 	bool mp_cb_registered;
 	/* Device counters at the last stats reset (model only). */
 	struct mana_model_port_stats model_base;
+	/* Secondary processes that attached this port (they get START/STOP_RXTX). */
+	uint32_t mp_secondaries;
+};
+
+/* What a secondary process owns of a port (dev->process_private, mana_mp.c). */
+struct mana_proc_priv {
+	uint8_t *db_map;	/* cmd_fd page mapped at the queues' doorbell address */
 };
 
 static inline struct mana_priv *
@@ -304,7 +311,17 @@ int mana_probe_ports(struct rte_device *rdev, struct ibv_device *ibdev,
 int mana_dev_remove_all(struct rte_device *rdev);
 void mana_shared_put(struct mana_shared *sh);
 int mana_set_buf_allocator(struct mana_priv *priv, int socket);
+int mana_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info);
 extern const struct eth_dev_ops mana_dev_ops;
+
+/* mana_mp.c: secondary processes, IPC with the primary */
+int mana_mp_get(void);
+void mana_mp_put(void);
+int mana_mp_secondary_probe(struct rte_device *rdev);
+int mana_mp_secondary_remove(struct rte_device *rdev);
+void mana_mp_notify_rxtx(struct rte_eth_dev *dev, bool start);
+int mana_mp_req_dev_stats(struct mana_priv *priv, struct mana_model_port_stats *st);
+int mana_mp_req_reg_mempool(struct mana_priv *priv, struct rte_mempool *mp);
 
 /* mana_intr.c: link state, device events */
 int mana_link_update(struct rte_eth_dev *dev, int wait);

@@ -157,10 +157,8 @@ mana_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
 	int i, ret = -ENODEV, socket = pci->device.numa_node;
 
 	RTE_SET_USED(drv);
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		PMD_INIT_LOG(ERR, "%s: secondary processes are not supported", pci->device.name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mana_mp_secondary_probe(&pci->device);
 	ret = mana_devargs_parse(devargs != NULL ? devargs->args : NULL, MANA_DEVARGS_PCI, &da);
 	if (ret != 0)
 		return ret;
@@ -200,7 +198,7 @@ static int
 mana_pci_remove(struct rte_pci_device *pci)
 {
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return 0;
+		return mana_mp_secondary_remove(&pci->device);
 	return mana_dev_remove_all(&pci->device);
 }
 

@@ -11,11 +11,18 @@
  * CQEs by type, and on the software device its own per-vPort counters
  * (dev_*). Reset zeroes the queues and takes a baseline of the device
  * counters, so other users of the same device are not disturbed.
+ *
+ * Secondary processes read the queue counters from shared memory like the
+ * primary; the software device lives in the primary's heap, so its counters
+ * (dev_* xstats, imissed) come from the primary over IPC (mana_mp.c). If
+ * that fails they are left out, as on hardware.
  */
 
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <rte_eal.h>
 
 #include "mana_ethdev.h"
 #include "mana_logs.h"
@@ -57,6 +64,21 @@ static const struct mana_xstat_def dev_stats[] = {
 
 #define U64_AT(p, off)	(*(const uint64_t *)((const char *)(p) + (off)))
 
+/*
+ * Raw device counters of the port's vPort: from the model in the primary,
+ * over IPC in a secondary (priv->model is a primary address, only its being
+ * non-NULL means something here). False when the device has none (hardware).
+ */
+static bool
+dev_counters_raw(struct mana_priv *priv, struct mana_model_port_stats *st)
+{
+	if (priv->model == NULL)
+		return false;
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mana_mp_req_dev_stats(priv, st) == 0;
+	return mana_model_port_stats(priv->model, priv->ib_port - 1, st) == 0;
+}
+
 /* Device counters since the last reset; false when the device has none (hardware). */
 static bool
 dev_counters(struct mana_priv *priv, struct mana_model_port_stats *st)
@@ -65,8 +87,7 @@ dev_counters(struct mana_priv *priv, struct mana_model_port_stats *st)
 	uint64_t *cur = (uint64_t *)st;
 	size_t i;
 
-	if (priv->model == NULL ||
-	    mana_model_port_stats(priv->model, priv->ib_port - 1, st) != 0)
+	if (!dev_counters_raw(priv, st))
 		return false;
 	for (i = 0; i < sizeof(*st) / sizeof(uint64_t); i++)
 		cur[i] -= base[i];
@@ -117,6 +138,7 @@ int
 mana_stats_reset(struct rte_eth_dev *dev)
 {
 	struct mana_priv *priv = mana_priv(dev);
+	struct mana_model_port_stats st;
 	struct mana_rxq *rxq;
 	struct mana_txq *txq;
 	uint16_t i;
@@ -131,8 +153,8 @@ mana_stats_reset(struct rte_eth_dev *dev)
 		if (txq != NULL)
 			mana_txq_stats_reset(txq);
 	}
-	if (priv->model != NULL)
-		mana_model_port_stats(priv->model, priv->ib_port - 1, &priv->model_base);
+	if (dev_counters_raw(priv, &st))
+		priv->model_base = st;
 	return 0;
 }
 

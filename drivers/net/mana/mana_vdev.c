@@ -124,10 +124,9 @@ mana_vdev_probe(struct rte_vdev_device *vdev)
 	struct mana_shared *sh;
 	int socket = SOCKET_ID_ANY, ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		PMD_INIT_LOG(ERR, "%s: secondary processes are not supported", vname);
-		return -ENOTSUP;
-	}
+	/* A secondary attaches to the primary's ports; devargs are the primary's business. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mana_mp_secondary_probe(&vdev->device);
 	ret = mana_devargs_parse(rte_vdev_device_args(vdev), MANA_DEVARGS_VDEV, &da);
 	if (ret != 0)
 		return ret;
@@ -165,7 +164,7 @@ static int
 mana_vdev_remove(struct rte_vdev_device *vdev)
 {
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return 0;
+		return mana_mp_secondary_remove(&vdev->device);
 	return mana_dev_remove_all(&vdev->device);
 }
 

@@ -1,0 +1,382 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 net_mana authors
+#
+# Secondary processes on net_mana: Debian's dpdk-testpmd runs as the primary
+# on a net_mana vdev (software device, generator wire), DPDK's secondary
+# tools attach to its port, and their numbers are checked against the
+# primary's.
+#
+#   mp_test.sh <directory of librte_net_mana.so> <scenario>
+#
+# Scenarios:
+#   proc_info  dpdk-proc-info --stats/--xstats/--show-port/--stats-reset: the
+#              secondary's counters equal the primary's (every xstat, the
+#              software device's dev_* ones come over IPC), its reset is seen
+#              by the primary, and its exit leaves the primary's port working
+#   secondary_fwd
+#              testpmd --proc-type=secondary forwards the generator's N frames
+#              on the primary's port (doorbell=shared: the secondary maps the
+#              context's doorbell page); the primary's counters and the
+#              device's agree; the primary's stop/start reach the secondary
+#
+# (dpdk-pdump also attaches, but with Debian's shared build its capture
+# mempool's ops index differs between dpdk-pdump and dpdk-testpmd, so the
+# primary's copy lands in another mempool driver: not testable here.)
+#
+# Multi-process needs shared hugepage memory (--no-huge memory is private):
+# the script reserves MP_PAGES 2 MiB pages on top of the current count,
+# mounts a private hugetlbfs for --huge-dir and restores both on exit.
+#
+# Exit: 0 pass, 1 fail, 77 skipped (not root, tools missing, no hugepages).
+
+set -u
+
+PMD_DIR=$1
+SCENARIO=$2
+TESTPMD=${TESTPMD:-/usr/bin/dpdk-testpmd}
+PROC_INFO=${PROC_INFO:-/usr/bin/dpdk-proc-info}
+MP_PAGES=${MP_PAGES:-256}
+DEADLINE_S=${MP_DEADLINE_S:-150}
+N=20000
+HP_SYSCTL=/proc/sys/vm/nr_hugepages
+HP_SAVED=
+HP_MNT=
+PREFIX="mp_${SCENARIO}_$$"
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: needs root (hugepages, hugetlbfs mount)"
+	exit 77
+fi
+for t in "$PROC_INFO"; do
+	if [ ! -x "$t" ]; then
+		echo "SKIP: $t not found (Debian package dpdk)"
+		exit 77
+	fi
+done
+
+. "$(dirname "$0")/../lib/testpmd_harness.sh"
+harness_init mp
+
+mp_cleanup() {
+	if [ -n "$TP2" ] && kill -0 "$TP2" 2>/dev/null; then
+		kill "$TP2" 2>/dev/null
+		sleep 1
+		kill -9 "$TP2" 2>/dev/null
+	fi
+	# Processes first (they hold the hugepage files), then the mount, then $W.
+	if [ -n "$TP" ] && kill -0 "$TP" 2>/dev/null; then
+		kill "$TP" 2>/dev/null
+		sleep 1
+		kill -9 "$TP" 2>/dev/null
+	fi
+	TP=
+	if [ -n "$HP_MNT" ]; then
+		umount "$HP_MNT" 2>/dev/null || umount -l "$HP_MNT"
+		rmdir "$HP_MNT" 2>/dev/null
+	fi
+	harness_cleanup
+	if [ -n "$HP_SAVED" ]; then
+		echo "$HP_SAVED" >"$HP_SYSCTL"
+	fi
+	rm -rf "/var/run/dpdk/$PREFIX"
+}
+trap mp_cleanup EXIT
+
+# Reserve MP_PAGES more 2 MiB pages (other users keep theirs) and mount a
+# private hugetlbfs; skip if the kernel cannot give them.
+setup_hugepages() {
+	local free
+
+	HP_SAVED=$(cat "$HP_SYSCTL") || exit 77
+	if ! echo $((HP_SAVED + MP_PAGES)) >"$HP_SYSCTL" 2>/dev/null; then
+		HP_SAVED=
+		echo "SKIP: cannot write $HP_SYSCTL"
+		exit 77
+	fi
+	free=$(awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo)
+	if [ "${free:-0}" -lt "$MP_PAGES" ]; then
+		echo "SKIP: only ${free:-0} free 2 MiB hugepages, $MP_PAGES needed"
+		exit 77
+	fi
+	HP_MNT=$W/huge
+	mkdir -p "$HP_MNT"
+	if ! mount -t hugetlbfs -o pagesize=2M nodev "$HP_MNT"; then
+		rmdir "$HP_MNT"
+		HP_MNT=
+		echo "SKIP: cannot mount hugetlbfs"
+		exit 77
+	fi
+	echo "hugepages: $HP_SAVED -> $(cat "$HP_SYSCTL"), hugetlbfs on $HP_MNT"
+}
+
+EAL_SHARED=()
+TP2=
+
+# The primary: testpmd on hugepages (replaces the harness's --no-huge spawn).
+start_primary() {
+	local vdev=$1
+
+	shift
+	EAL_SHARED=(--huge-dir "$HP_MNT" --file-prefix "$PREFIX" --no-pci)
+	mkfifo "$W/in"
+	exec 3<>"$W/in"
+	LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+	timeout -k 5 $((DEADLINE_S + 30)) stdbuf -oL -eL "$TESTPMD" -l 0-1 -m 256 \
+		"${EAL_SHARED[@]}" -d librte_net_mana.so \
+		--log-level='pmd.net.mana.*:notice' --vdev "net_mana_mp,$vdev" \
+		-- -i --port-topology=loop --nb-cores=1 --total-num-mbufs=8192 --no-flush-rx "$@" \
+		<"$W/in" >"$OUT" 2>&1 &
+	TP=$!
+	SECONDS=0
+	wait_text "testpmd> " || exit 1
+}
+
+# secondary <output file> <program> <program args...>: one secondary run,
+# EAL arguments matching the primary's (proc-info picks its own core).
+# Returns the program's status.
+secondary() {
+	local out=$1 prog=$2
+
+	shift 2
+	LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+	timeout -k 5 60 "$prog" "${EAL_SHARED[@]}" -d librte_net_mana.so \
+		--log-level='pmd.net.mana.*:info' "$@" >"$out" 2>&1
+}
+
+wait_text() {
+	while ! grep -a -q -F "$1" "$OUT"; do
+		if ! kill -0 "$TP" 2>/dev/null; then
+			fail "testpmd exited before printing '$1'"
+			return 1
+		fi
+		if [ "$SECONDS" -ge "$DEADLINE_S" ]; then
+			fail "timeout waiting for '$1'"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+# "name: value" lines of the last xstats block of file $1 (testpmd's prompt
+# may be glued to a line), sorted.
+xstats_block() {
+	awk '/NIC extended statistics for port 0/ { n = 0; delete v; inb = 1; next }
+	     inb { sub(/^testpmd> /, "");
+		   if ($0 ~ /^[a-z0-9_]+: [0-9]+$/) v[n++] = $0;
+		   else if ($0 !~ /^#+$/) inb = 0 }
+	     END { for (i = 0; i < n; i++) print v[i] }' "$1" | sort
+}
+
+xstat_of() {
+	xstats_block "$1" | awk -F': ' -v k="$2" '$1 == k { print $2 }'
+}
+
+# Value after the first "<key>:" in the last "NIC statistics for port 0"
+# block of file $2 (proc-info adds per-queue "Stats reg" lines after it).
+nic_of() {
+	awk -v key="$1:" '
+		index($0, "NIC statistics for port 0 ") { inb = 1; got = 0; next }
+		inb && /^ *#+ *$/ { inb = 0 }
+		inb && !got { for (i = 1; i < NF; i++) if ($i == key) { val = $(i + 1); got = 1 } }
+		END { print val }' "$2"
+}
+
+# Primary snapshot: `show port stats/xstats 0`, complete once the marker is echoed.
+SNAP=0
+snapshot() {
+	local mark="snapshot_$1_$((++SNAP))"
+
+	cmd "show port stats 0"
+	cmd "show port xstats 0"
+	cmd "$mark"
+	wait_text "$mark" && sleep 0.5
+	cp "$OUT" "$W/primary_$1"
+}
+
+wait_xstat() {
+	local v
+
+	while :; do
+		snapshot poll
+		v=$(xstat_of "$W/primary_poll" "$1")
+		if [ -n "$v" ] && [ "$v" "$2" "$3" ]; then
+			return 0
+		fi
+		if ! kill -0 "$TP" 2>/dev/null || [ "$SECONDS" -ge "$DEADLINE_S" ]; then
+			fail "waiting for $1 $2 $3 (last: '$v')"
+			return 1
+		fi
+	done
+}
+
+# Run the generator's N frames through io forwarding, then stop forwarding.
+forward_all() {
+	cmd "start"
+	wait_xstat rx_good_packets -ge "$N" || return 1
+	cmd "stop"
+	wait_text "Accumulated forward statistics" || return 1
+	# Every frame sent or dropped by testpmd; the wire side settles.
+	wait_xstat dev_tx_frames -ge $((N - 256)) || return 1
+	sleep 0.5
+}
+
+check_no_driver_errors() {
+	if grep -a -E "mana.*(ERR|[Ee]rror|fatal)|CQ overflow|Segmentation" "$1" |
+	   grep -a -v -E "^(testpmd> )?[a-z_0-9]+: [0-9]+$" | grep -q .; then
+		fail "driver errors in $2:"
+		grep -a -E "mana.*(ERR|[Ee]rror|fatal)|CQ overflow|Segmentation" "$1" | head -5
+	fi
+}
+
+quit_primary() {
+	testpmd_quit
+	check_no_driver_errors "$OUT" "the primary's log"
+}
+
+run_proc_info() {
+	local p=$W/pi_stats x=$W/pi_xstats s=$W/pi_show r=$W/pi_reset diffs
+
+	start_primary "wire=gen:flows=16:len=128:count=$N:lossless=1" \
+		--forward-mode=io --rxq=2 --txq=2
+	forward_all || return
+	snapshot before
+
+	# --stats: the port's basic counters, read from the queues in shared memory.
+	secondary "$p" "$PROC_INFO" -- --stats
+	check "proc-info --stats exit status" $? -eq 0
+	check_no_driver_errors "$p" "proc-info --stats"
+	check "secondary RX-packets" "$(nic_of RX-packets "$p")" -eq "$N"
+	check "secondary RX-bytes" "$(nic_of RX-bytes "$p")" -eq $((N * 128))
+	check "secondary RX-packets = primary's" "$(nic_of RX-packets "$p")" -eq \
+		"$(nic_of RX-packets "$W/primary_before")"
+	check "secondary TX-packets = primary's" "$(nic_of TX-packets "$p")" -eq \
+		"$(nic_of TX-packets "$W/primary_before")"
+	check "secondary TX-bytes = primary's" "$(nic_of TX-bytes "$p")" -eq \
+		"$(nic_of TX-bytes "$W/primary_before")"
+	check "secondary TX-packets" "$(nic_of TX-packets "$p")" -gt $((N - 256 * 2))
+
+	# --xstats: every name and value equal to the primary's.
+	secondary "$x" "$PROC_INFO" -- --xstats
+	check "proc-info --xstats exit status" $? -eq 0
+	check_no_driver_errors "$x" "proc-info --xstats"
+	xstats_block "$x" >"$W/xs_secondary"
+	xstats_block "$W/primary_before" >"$W/xs_primary"
+	check "xstats count (secondary)" "$(wc -l <"$W/xs_secondary")" -gt 60
+	diffs=$(diff "$W/xs_primary" "$W/xs_secondary" | grep -c '^[<>]')
+	check "xstats differing between primary and secondary" "$diffs" -eq 0
+	[ "$diffs" -eq 0 ] || diff "$W/xs_primary" "$W/xs_secondary" | head -10
+	check "secondary dev_wire_gen_frames (IPC)" "$(xstat_of "$x" dev_wire_gen_frames)" -eq "$N"
+	check "secondary dev_rx_frames (IPC)" "$(xstat_of "$x" dev_rx_frames)" -eq "$N"
+	check "secondary rx_q0 + rx_q1 packets" \
+		$(($(xstat_of "$x" rx_q0_packets) + $(xstat_of "$x" rx_q1_packets))) -eq "$N"
+	check "secondary rx_q1_packets" "$(xstat_of "$x" rx_q1_packets)" -gt 0
+
+	# The default per-object doorbell pages are the primary's: no secondary datapath.
+	check "secondary says it has no datapath" \
+		"$(grep -c 'no datapath in this secondary process' "$x")" -eq 1
+
+	# --show-port: device info, link and queue info through the secondary's ops.
+	secondary "$s" "$PROC_INFO" -- --show-port
+	check "proc-info --show-port exit status" $? -eq 0
+	check "secondary link" "$(grep -c 'Link up at 100 Gbps' "$s")" -eq 1
+	check "secondary driver name" "$(grep -c 'driver net_mana device net_mana_mp' "$s")" -eq 1
+	check "secondary RX queues listed" "$(grep -c 'descriptors .*/256 rx buffer size' "$s")" -eq 2
+
+	# --stats-reset from the secondary, seen by the primary (device baseline too).
+	secondary "$r" "$PROC_INFO" -- --stats-reset
+	check "proc-info --stats-reset exit status" $? -eq 0
+	snapshot after_reset
+	check "primary RX-packets after secondary reset" \
+		"$(nic_of RX-packets "$W/primary_after_reset")" -eq 0
+	check "primary dev_rx_frames after secondary reset" \
+		"$(xstat_of "$W/primary_after_reset" dev_rx_frames)" -eq 0
+	check "primary dev_wire_gen_frames after secondary reset" \
+		"$(xstat_of "$W/primary_after_reset" dev_wire_gen_frames)" -eq 0
+
+	# The secondaries are gone: stop/start on the primary is quick (no IPC
+	# wait) and the port still forwards.
+	SECONDS=0
+	cmd "port stop 0"
+	cmd "port start 0"
+	cmd "restarted_mark"
+	wait_text "restarted_mark"
+	check "primary port stop+start (s)" "$SECONDS" -lt 3
+	check "primary port restarted" "$(grep -a -c 'Port 0: 00:15:5D' "$OUT")" -ge 2
+	quit_primary
+}
+
+run_secondary_fwd() {
+	local so=$W/secondary_out
+
+	# The primary sets the port up and does not forward.
+	start_primary "doorbell=shared,wire=gen:flows=16:len=128:count=$N:lossless=1" \
+		--forward-mode=io --rxq=1 --txq=1
+	mkfifo "$W/in2"
+	exec 4<>"$W/in2"
+	# Other lcore ids than the primary's (per-lcore mempool caches are shared).
+	LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+	timeout -k 5 $((DEADLINE_S + 30)) stdbuf -oL -eL "$TESTPMD" --lcores '2@0,3@1' \
+		--proc-type=secondary "${EAL_SHARED[@]}" -d librte_net_mana.so \
+		--log-level='pmd.net.mana.*:info' \
+		-- -i --port-topology=loop --nb-cores=1 --forward-mode=io --no-flush-rx <"$W/in2" >"$so" 2>&1 &
+	TP2=$!
+	while ! grep -a -q "^testpmd> " "$so"; do
+		kill -0 "$TP2" 2>/dev/null || break
+		sleep 0.2
+	done
+	check "secondary attached" "$(grep -a -c 'attached (port 0, secondary process)' "$so")" -eq 1
+	echo "start" >&4
+	wait_xstat rx_q0_packets -ge "$N"
+	echo "stop" >&4
+	sleep 1
+	wait_xstat dev_tx_frames -ge $((N - 256))
+	snapshot fwd
+	check "secondary RX (rx_q0_packets)" "$(xstat_of "$W/primary_fwd" rx_q0_packets)" -eq "$N"
+	check "dev_wire_gen_frames" "$(xstat_of "$W/primary_fwd" dev_wire_gen_frames)" -eq "$N"
+	check "dev_rx_drop_no_wqe" "$(xstat_of "$W/primary_fwd" dev_rx_drop_no_wqe)" -eq 0
+	check "dev_db_rejected" "$(xstat_of "$W/primary_fwd" dev_db_rejected)" -eq 0
+	check "dev_queue_errors" "$(xstat_of "$W/primary_fwd" dev_queue_errors)" -eq 0
+	check "dev_wire_sink_bad" "$(xstat_of "$W/primary_fwd" dev_wire_sink_bad)" -eq 0
+	check "secondary TX on the wire" "$(xstat_of "$W/primary_fwd" dev_wire_sink_frames)" -gt \
+		$((N - N / 10))
+	check "tx_q0_packets = frames on the wire" "$(xstat_of "$W/primary_fwd" tx_q0_packets)" \
+		-eq "$(xstat_of "$W/primary_fwd" dev_wire_sink_frames)"
+	# Port stop/start in the primary: the secondary's datapath follows.
+	cmd "port stop 0"
+	cmd "port start 0"
+	cmd "restart_mark"
+	wait_text "restart_mark"
+	sleep 0.5
+	check "secondary told to stop" "$(grep -a -c 'datapath stopped in this secondary (0)' "$so")" \
+		-eq 1
+	check "secondary told to start" "$(grep -a -c 'datapath started in this secondary (0)' "$so")" \
+		-eq 1
+	echo "quit" >&4
+	wait "$TP2"
+	check "secondary testpmd exit status" $? -eq 0
+	exec 4>&-
+	check_no_driver_errors "$so" "the secondary's log"
+	quit_primary
+}
+
+setup_hugepages
+case "$SCENARIO" in
+proc_info)
+	run_proc_info
+	;;
+secondary_fwd)
+	run_secondary_fwd
+	;;
+*)
+	echo "unknown scenario $SCENARIO"
+	exit 1
+	;;
+esac
+
+if [ "$FAILS" -ne 0 ]; then
+	echo "$SCENARIO: $FAILS check(s) failed"
+	exit 1
+fi
+echo "$SCENARIO: all checks passed"
+exit 0
