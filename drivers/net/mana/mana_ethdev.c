@@ -200,6 +200,25 @@ mana_queues_destroy(struct rte_eth_dev *dev)
 			mana_txq_stop(dev->data->tx_queues[i]);
 }
 
+/* Every set-up RX queue's buffers hold a frame of MTU mtu (no scattered RX). */
+static int
+mana_rxqs_hold_mtu(struct rte_eth_dev *dev, uint16_t mtu)
+{
+	uint32_t need = (uint32_t)mtu + MANA_L2_OVERHEAD;
+	struct mana_rxq *rxq;
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		rxq = dev->data->rx_queues[i];
+		if (rxq != NULL && rxq->buf_size < need) {
+			PMD_DRV_LOG(ERR, "port %u: MTU %u needs %u-byte RX buffers; queue %u has %u",
+				    dev->data->port_id, mtu, need, i, rxq->buf_size);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /*
  * Every configured queue set up, and every RX buffer holding a frame of the
  * port's MTU: an MTU given to rte_eth_dev_configure() is not checked against
@@ -208,28 +227,17 @@ mana_queues_destroy(struct rte_eth_dev *dev)
 static int
 mana_queues_check(struct rte_eth_dev *dev)
 {
-	uint32_t need = (uint32_t)dev->data->mtu + MANA_L2_OVERHEAD;
-	struct mana_priv *priv = mana_priv(dev);
-	struct mana_rxq *rxq;
 	uint16_t i;
 
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		if (dev->data->tx_queues[i] == NULL)
 			goto not_set_up;
-	for (i = 0; i < dev->data->nb_rx_queues; i++) {
-		rxq = dev->data->rx_queues[i];
-		if (rxq == NULL)
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		if (dev->data->rx_queues[i] == NULL)
 			goto not_set_up;
-		if (rxq->buf_size < need) {
-			PMD_DRV_LOG(ERR,
-				    "port %u: MTU %u needs %u-byte RX buffers; queue %u has %u",
-				    priv->port_id, dev->data->mtu, need, i, rxq->buf_size);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return mana_rxqs_hold_mtu(dev, dev->data->mtu);
 not_set_up:
-	PMD_DRV_LOG(ERR, "port %u: every configured queue must be set up", priv->port_id);
+	PMD_DRV_LOG(ERR, "port %u: every configured queue must be set up", dev->data->port_id);
 	return -EINVAL;
 }
 
@@ -318,8 +326,6 @@ static int
 mana_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 {
 	struct mana_priv *priv = mana_priv(dev);
-	struct mana_rxq *rxq;
-	uint16_t i;
 	int ret;
 
 	if (mtu > priv->max_mtu) {
@@ -327,15 +333,9 @@ mana_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 			    priv->max_mtu);
 		return -EINVAL;
 	}
-	for (i = 0; i < dev->data->nb_rx_queues; i++) {
-		rxq = dev->data->rx_queues[i];
-		if (rxq != NULL && rxq->buf_size < (uint32_t)mtu + MANA_L2_OVERHEAD) {
-			PMD_DRV_LOG(ERR,
-				    "port %u: MTU %u needs %u-byte RX buffers; queue %u has %u",
-				    priv->port_id, mtu, mtu + MANA_L2_OVERHEAD, i, rxq->buf_size);
-			return -EINVAL;
-		}
-	}
+	ret = mana_rxqs_hold_mtu(dev, mtu);
+	if (ret != 0)
+		return ret;
 	ret = mana_vs_set_port_mtu(priv->ctx, priv->ib_port, mtu);
 	if (ret != 0) {
 		PMD_DRV_LOG(ERR, "port %u: setting MTU %u: %s", priv->port_id, mtu, strerror(ret));
