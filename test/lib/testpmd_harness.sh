@@ -1,10 +1,21 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 net_mana authors
 #
-# Shared harness of the dpdk-testpmd script tests (test/testpmd, test/pci):
-# one interactive testpmd fed through a FIFO, its output in a file that the
-# checks parse. Sourced; the caller sets PMD_DIR, SCENARIO, TESTPMD and
-# DEADLINE_S, then calls harness_init.
+# Shared harness of the dpdk-testpmd script tests (test/testpmd, test/pci,
+# test/multiprocess, test/rdma_backend): one interactive testpmd fed through
+# a FIFO, its output in a file that the checks parse. Sourced; the caller
+# sets PMD_DIR, SCENARIO, TESTPMD and DEADLINE_S, then calls harness_init,
+# and ends with harness_exit.
+#
+# Globals: W (private work directory), OUT (testpmd's output), TP (testpmd's
+# pid while it runs), FAILS (failed checks so far).
+
+# Driver errors in a testpmd log (extended by the scripts that want more).
+# shellcheck disable=SC2034 # used by the scripts that source this file
+LOG_ERRORS='mana.*(ERR|error)|device fatal|CQ overflow'
+
+# ---- life cycle ----------------------------------------------------------
 
 # harness_init <tag>: skip (77) without testpmd, fail without the plugin;
 # a private work directory W (mode 0700) holding the FIFO and the output OUT.
@@ -24,19 +35,38 @@ harness_init() {
 	trap harness_cleanup EXIT
 }
 
+# kill_proc <pid>: ends that process if it still runs (TERM, then KILL).
+kill_proc() {
+	if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
+		kill "$1" 2>/dev/null
+		sleep 1
+		kill -9 "$1" 2>/dev/null
+	fi
+}
+
+# The EXIT trap: testpmd ended, W removed unless a check failed.
 harness_cleanup() {
 	exec 3>&- 2>/dev/null
-	if [ -n "$TP" ] && kill -0 "$TP" 2>/dev/null; then
-		kill "$TP" 2>/dev/null
-		sleep 1
-		kill -9 "$TP" 2>/dev/null
-	fi
+	kill_proc "$TP"
+	TP=
 	if [ "$FAILS" -eq 0 ]; then
 		rm -rf "$W"
 	else
 		echo "testpmd output kept in $OUT"
 	fi
 }
+
+# harness_exit: the verdict line; exit 1 if any check failed, else 0.
+harness_exit() {
+	if [ "$FAILS" -ne 0 ]; then
+		echo "$SCENARIO: $FAILS check(s) failed"
+		exit 1
+	fi
+	echo "$SCENARIO: all checks passed ($SECONDS s)"
+	exit 0
+}
+
+# ---- checks --------------------------------------------------------------
 
 fail() {
 	echo "FAIL: $*"
@@ -47,7 +77,7 @@ fail() {
 check() {
 	local what=$1 act=$2 op=$3 exp=$4
 
-	if [ -z "$act" ] || ! [ "$act" "$op" "$exp" ] 2>/dev/null; then
+	if [ -z "$act" ] || ! test "$act" "$op" "$exp" 2>/dev/null; then
 		fail "$what: got '${act}', expected $op $exp"
 	else
 		echo "ok: $what = $act ($op $exp)"
@@ -63,20 +93,51 @@ check_str() {
 	fi
 }
 
-# testpmd_spawn <timeout s> <EAL and application args...>: testpmd in the
-# background, the plugin loaded by bare name (EAL refuses a -d path with a
-# world-writable ancestor such as /tmp), commands through fd 3.
-testpmd_spawn() {
-	local limit=$1
+# check_log <file> <ERE> <description>: no line of the file matches, counter
+# lines ("name: value", e.g. rx_errors: 0) aside; the first matches shown.
+check_log() {
+	local hits
 
+	hits=$(grep -a -E "$2" "$1" | grep -a -v -E "^(testpmd> )?[a-z_0-9]+: [0-9]+$")
+	if [ -n "$hits" ]; then
+		fail "$3:"
+		printf '%s\n' "$hits" | head -5
+	else
+		echo "ok: no $3"
+	fi
+}
+
+# ---- testpmd -------------------------------------------------------------
+
+# testpmd_spawn [--lib <dir>]... [--log <pattern:level>]... [--huge-mem <MB>]
+#               <timeout s> <EAL and application args...>
+# testpmd in the background, the plugin loaded by bare name (EAL refuses a
+# -d path with a world-writable ancestor such as /tmp), commands through
+# fd 3. --lib: a directory searched after the plugin's (e.g. replacement
+# libraries); --log: a log level ahead of the default pmd.net.mana.*:notice
+# (EAL gives a log type the level of the first matching pattern);
+# --huge-mem: that much hugepage memory instead of --no-huge -m 1024.
+testpmd_spawn() {
+	local libs=$PMD_DIR mem=(--no-huge -m 1024) logs=() limit
+
+	while :; do
+		case $1 in
+		--lib) libs+=:$2 ;;
+		--log) logs+=("--log-level=$2") ;;
+		--huge-mem) mem=(-m "$2") ;;
+		*) break ;;
+		esac
+		shift 2
+	done
+	limit=$1
 	shift
 	mkfifo "$W/in"
 	# Opened read-write so that testpmd never sees end of file before `quit`.
 	# stdout is a file: line-buffered (stdbuf) so that the polling sees each line.
 	exec 3<>"$W/in"
-	LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-	timeout -k 5 "$limit" stdbuf -oL -eL "$TESTPMD" -l 0-1 --no-huge -m 1024 \
-		-d librte_net_mana.so --log-level='pmd.net.mana.*:notice' "$@" \
+	LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+	timeout -k 5 "$limit" stdbuf -oL -eL "$TESTPMD" -l 0-1 "${mem[@]}" \
+		-d librte_net_mana.so "${logs[@]}" --log-level='pmd.net.mana.*:notice' "$@" \
 		<"$W/in" >"$OUT" 2>&1 &
 	TP=$!
 	SECONDS=0
@@ -100,6 +161,59 @@ testpmd_quit() {
 	fi
 }
 
+# ---- waiting for output --------------------------------------------------
+
+# count_text <fixed string>: how many output lines hold it.
+count_text() {
+	grep -a -c -F -e "$1" "$OUT"
+}
+
+# may_wait <what is awaited>: status 0 while testpmd runs and DEADLINE_S
+# has not passed; else a failed check that names what was awaited, status 1.
+may_wait() {
+	if ! kill -0 "$TP" 2>/dev/null; then
+		fail "testpmd exited while waiting for $1"
+		return 1
+	fi
+	if [ "$SECONDS" -ge "$DEADLINE_S" ]; then
+		fail "timeout waiting for $1"
+		return 1
+	fi
+}
+
+# wait_count <fixed string> <n>: until testpmd has printed it on n lines;
+# fails (status 1) if testpmd exits first or DEADLINE_S passes.
+wait_count() {
+	while [ "$(count_text "$1")" -lt "$2" ]; do
+		may_wait "'$1' ($2 lines)" || return 1
+		sleep 0.2
+	done
+}
+
+# wait_text <fixed string>: until testpmd has printed it once.
+wait_text() {
+	wait_count "$1" 1
+}
+
+# cmd_wait <marker> <command...>: runs the command and waits for its output:
+# marker is a line it prints once (counted before, so an earlier print does
+# not count).
+cmd_wait() {
+	local marker=$1 n
+
+	shift
+	n=$(count_text "$marker")
+	cmd "$*"
+	wait_count "$marker" $((n + 1))
+}
+
+# Stop forwarding and wait for this run's forward statistics.
+stop_fwd() {
+	cmd_wait "Accumulated forward statistics" "stop"
+}
+
+# ---- parsing the output --------------------------------------------------
+
 # block_val <header> <port> <key>: value after "key:" in the last block whose
 # header line holds "<header> <port> " (forward or NIC statistics).
 block_val() {
@@ -108,4 +222,28 @@ block_val() {
 		inb && (/^ *[-#+]+ *$/ || /statistics for/) { inb = 0 }
 		inb { for (i = 1; i < NF; i++) if ($i == key) val = $(i + 1) }
 		END { print val }' "$OUT"
+}
+
+# nic <key> [port]: the port's (default 0) last NIC statistics value.
+nic() {
+	block_val "NIC statistics for port" "${2:-0}" "$1"
+}
+
+# xstat <name>: last value printed for it ("name: value" lines; the
+# interactive prompt may be glued to either end of a line).
+xstat() {
+	grep -a -o -E "(^|[^a-z0-9_])$1: [0-9]+" "$OUT" | tail -n 1 | awk '{ print $2 }'
+}
+
+# check_queues <nq> <expected sum> [<what the sum is>]: every RX queue got
+# frames (rx_q<i>_packets > 0) and they add up to the expected sum.
+check_queues() {
+	local nq=$1 q v sum=0
+
+	for ((q = 0; q < nq; q++)); do
+		v=$(xstat "rx_q${q}_packets")
+		check "rx_q${q}_packets" "$v" -gt 0
+		sum=$((sum + ${v:-0}))
+	done
+	check "sum of rx_q*_packets${3:+ = $3}" "$sum" -eq "$2"
 }

@@ -48,28 +48,20 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: needs root (hugepages, hugetlbfs mount)"
 	exit 77
 fi
-for t in "$PROC_INFO"; do
-	if [ ! -x "$t" ]; then
-		echo "SKIP: $t not found (Debian package dpdk)"
-		exit 77
-	fi
-done
+if [ ! -x "$PROC_INFO" ]; then
+	echo "SKIP: $PROC_INFO not found (Debian package dpdk)"
+	exit 77
+fi
 
+# shellcheck source=../lib/testpmd_harness.sh
 . "$(dirname "$0")/../lib/testpmd_harness.sh"
 harness_init mp
 
+# shellcheck disable=SC2317 # run by the EXIT trap
 mp_cleanup() {
-	if [ -n "$TP2" ] && kill -0 "$TP2" 2>/dev/null; then
-		kill "$TP2" 2>/dev/null
-		sleep 1
-		kill -9 "$TP2" 2>/dev/null
-	fi
 	# Processes first (they hold the hugepage files), then the mount, then $W.
-	if [ -n "$TP" ] && kill -0 "$TP" 2>/dev/null; then
-		kill "$TP" 2>/dev/null
-		sleep 1
-		kill -9 "$TP" 2>/dev/null
-	fi
+	kill_proc "$TP2"
+	kill_proc "$TP"
 	TP=
 	if [ -n "$HP_MNT" ]; then
 		umount "$HP_MNT" 2>/dev/null || umount -l "$HP_MNT"
@@ -113,22 +105,15 @@ setup_hugepages() {
 EAL_SHARED=()
 TP2=
 
-# The primary: testpmd on hugepages (replaces the harness's --no-huge spawn).
+# The primary: the harness's testpmd, on hugepages the secondaries share.
 start_primary() {
 	local vdev=$1
 
 	shift
 	EAL_SHARED=(--huge-dir "$HP_MNT" --file-prefix "$PREFIX" --no-pci)
-	mkfifo "$W/in"
-	exec 3<>"$W/in"
-	LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-	timeout -k 5 $((DEADLINE_S + 30)) stdbuf -oL -eL "$TESTPMD" -l 0-1 -m 256 \
-		"${EAL_SHARED[@]}" -d librte_net_mana.so \
-		--log-level='pmd.net.mana.*:notice' --vdev "net_mana_mp,$vdev" \
-		-- -i --port-topology=loop --nb-cores=1 --total-num-mbufs=8192 --no-flush-rx "$@" \
-		<"$W/in" >"$OUT" 2>&1 &
-	TP=$!
-	SECONDS=0
+	testpmd_spawn --huge-mem 256 $((DEADLINE_S + 30)) "${EAL_SHARED[@]}" \
+		--vdev "net_mana_mp,$vdev" \
+		-- -i --port-topology=loop --nb-cores=1 --total-num-mbufs=8192 --no-flush-rx "$@"
 	wait_text "testpmd> " || exit 1
 }
 
@@ -142,20 +127,6 @@ secondary() {
 	LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 	timeout -k 5 60 "$prog" "${EAL_SHARED[@]}" -d librte_net_mana.so \
 		--log-level='pmd.net.mana.*:info' "$@" >"$out" 2>&1
-}
-
-wait_text() {
-	while ! grep -a -q -F "$1" "$OUT"; do
-		if ! kill -0 "$TP" 2>/dev/null; then
-			fail "testpmd exited before printing '$1'"
-			return 1
-		fi
-		if [ "$SECONDS" -ge "$DEADLINE_S" ]; then
-			fail "timeout waiting for '$1'"
-			return 1
-		fi
-		sleep 0.2
-	done
 }
 
 # "name: value" lines of the last xstats block of file $1 (testpmd's prompt
@@ -200,13 +171,10 @@ wait_xstat() {
 	while :; do
 		snapshot poll
 		v=$(xstat_of "$W/primary_poll" "$1")
-		if [ -n "$v" ] && [ "$v" "$2" "$3" ]; then
+		if [ -n "$v" ] && test "$v" "$2" "$3"; then
 			return 0
 		fi
-		if ! kill -0 "$TP" 2>/dev/null || [ "$SECONDS" -ge "$DEADLINE_S" ]; then
-			fail "waiting for $1 $2 $3 (last: '$v')"
-			return 1
-		fi
+		may_wait "$1 $2 $3 (last: '$v')" || return 1
 	done
 }
 
@@ -214,19 +182,15 @@ wait_xstat() {
 forward_all() {
 	cmd "start"
 	wait_xstat rx_good_packets -ge "$N" || return 1
-	cmd "stop"
-	wait_text "Accumulated forward statistics" || return 1
+	stop_fwd || return 1
 	# Every frame sent or dropped by testpmd; the wire side settles.
 	wait_xstat dev_tx_frames -ge $((N - 256)) || return 1
 	sleep 0.5
 }
 
+# check_no_driver_errors <log file> <whose log>
 check_no_driver_errors() {
-	if grep -a -E "mana.*(ERR|[Ee]rror|fatal)|CQ overflow|Segmentation" "$1" |
-	   grep -a -v -E "^(testpmd> )?[a-z_0-9]+: [0-9]+$" | grep -q .; then
-		fail "driver errors in $2:"
-		grep -a -E "mana.*(ERR|[Ee]rror|fatal)|CQ overflow|Segmentation" "$1" | head -5
-	fi
+	check_log "$1" "mana.*(ERR|[Ee]rror|fatal)|CQ overflow|Segmentation" "driver errors in $2"
 }
 
 quit_primary() {
@@ -374,9 +338,4 @@ secondary_fwd)
 	;;
 esac
 
-if [ "$FAILS" -ne 0 ]; then
-	echo "$SCENARIO: $FAILS check(s) failed"
-	exit 1
-fi
-echo "$SCENARIO: all checks passed"
-exit 0
+harness_exit

@@ -36,6 +36,7 @@ BDF=0000:00:0f.0
 MAC1=02:00:00:0f:00:01
 MAC2=02:00:00:0f:00:02
 
+# shellcheck source=../lib/testpmd_harness.sh
 . "$(dirname "$0")/../lib/testpmd_harness.sh"
 harness_init pci
 # The software device's sysfs tree, in the private work directory.
@@ -52,41 +53,10 @@ start_testpmd() {
 		-- -i --nb-cores=1 --total-num-mbufs=4096 "$@"
 }
 
-# count_text <fixed string>: how many output lines hold it.
-count_text() {
-	grep -a -c -F -e "$1" "$OUT"
-}
-
-# wait_count <fixed string> <n>: until testpmd has printed it on n lines.
-wait_count() {
-	while [ "$(count_text "$1")" -lt "$2" ]; do
-		if ! kill -0 "$TP" 2>/dev/null; then
-			fail "testpmd exited before printing '$1' ($2 times)"
-			return 1
-		fi
-		if [ "$SECONDS" -ge "$DEADLINE_S" ]; then
-			fail "timeout waiting for '$1' ($2 times)"
-			return 1
-		fi
-		sleep 0.2
-	done
-}
-
-# Runs a show command and waits for its output: `marker` is a line the
-# command prints once (counted before, so an earlier print does not count).
-show() {
-	local marker=$1 n
-
-	shift
-	n=$(count_text "$marker")
-	cmd "$*"
-	wait_count "$marker" $((n + 1))
-}
-
 # summary: runs `show port summary all`; prints "<port> <MAC> <name> <driver>"
 # lines of the last summary (MAC in lower case).
 summary() {
-	show "Number of available ports:" "show port summary all" || return 1
+	cmd_wait "Number of available ports:" "show port summary all" || return 1
 	# The table follows its header; give it time to be complete.
 	sleep 0.3
 	awk '
@@ -102,10 +72,6 @@ summary() {
 # Number given in the last "Number of available ports: N" line.
 nb_ports_printed() {
 	grep -a -o -E "Number of available ports: [0-9]+" "$OUT" | tail -n 1 | awk '{ print $5 }'
-}
-
-nic() {
-	block_val "NIC statistics for port" "$1" "$2"
 }
 
 # sysfs_mac <dev_port>: the MAC the software device wrote for that netdev.
@@ -141,14 +107,7 @@ quit_testpmd() {
 
 # No driver error, no failed testpmd operation.
 check_no_errors() {
-	if grep -a -E "mana.*(ERR|error)|device fatal|CQ overflow|[Ff]ail|not stopped|Invalid" \
-	   "$OUT" | grep -a -v -E "^(testpmd> )?[a-z_0-9]+: [0-9]+$" | grep -q .; then
-		fail "errors in the log:"
-		grep -a -E "mana.*(ERR|error)|device fatal|CQ overflow|[Ff]ail|not stopped|Invalid" \
-			"$OUT" | head -5
-	else
-		echo "ok: no errors in the log"
-	fi
+	check_log "$OUT" "$LOG_ERRORS|[Ff]ail|not stopped|Invalid" "errors in the log"
 }
 
 # check_ports <summary lines> <expected "<port> <mac> <name> <driver>" lines...>
@@ -176,33 +135,30 @@ run_probe_fwd() {
 	cmd "start tx_first"
 	# Poll until both ports have received and sent packets.
 	while :; do
-		show "NIC statistics for port 1" "show port stats all" || break
+		cmd_wait "NIC statistics for port 1" "show port stats all" || break
 		sleep 0.3
-		if [ "$(nic 0 RX-packets)" -gt 1000 ] 2>/dev/null &&
-		   [ "$(nic 1 RX-packets)" -gt 1000 ] 2>/dev/null &&
-		   [ "$(nic 0 TX-packets)" -gt 1000 ] 2>/dev/null &&
-		   [ "$(nic 1 TX-packets)" -gt 1000 ] 2>/dev/null; then
+		if [ "$(nic RX-packets 0)" -gt 1000 ] 2>/dev/null &&
+		   [ "$(nic RX-packets 1)" -gt 1000 ] 2>/dev/null &&
+		   [ "$(nic TX-packets 0)" -gt 1000 ] 2>/dev/null &&
+		   [ "$(nic TX-packets 1)" -gt 1000 ] 2>/dev/null; then
 			break
 		fi
-		if [ "$SECONDS" -ge "$DEADLINE_S" ]; then
-			fail "timeout waiting for traffic on both ports"
-			break
-		fi
+		may_wait "traffic on both ports" || break
 		sleep 0.5
 	done
-	show "Accumulated forward statistics" "stop"
-	show "NIC statistics for port 1" "show port stats all"
+	stop_fwd
+	cmd_wait "NIC statistics for port 1" "show port stats all"
 	sleep 0.3
 	quit_testpmd
 	for p in 0 1; do
-		rx=$(nic $p RX-packets)
-		tx=$(nic $p TX-packets)
+		rx=$(nic RX-packets $p)
+		tx=$(nic TX-packets $p)
 		check "port $p RX-packets" "$rx" -gt 0
 		check "port $p TX-packets" "$tx" -gt 0
-		check "port $p RX-errors" "$(nic $p RX-errors)" -eq 0
-		check "port $p RX-missed" "$(nic $p RX-missed)" -eq 0
-		check "port $p TX-errors" "$(nic $p TX-errors)" -eq 0
-		check "port $p RX-bytes" "$(nic $p RX-bytes)" -gt 0
+		check "port $p RX-errors" "$(nic RX-errors $p)" -eq 0
+		check "port $p RX-missed" "$(nic RX-missed $p)" -eq 0
+		check "port $p TX-errors" "$(nic TX-errors $p)" -eq 0
+		check "port $p RX-bytes" "$(nic RX-bytes $p)" -gt 0
 	done
 	check_no_errors
 }
@@ -220,9 +176,9 @@ run_detach() {
 	start_testpmd "$MODEL2" "$BDF"
 	check_ports "$(summary)" \
 		"0 $MAC1 ${BDF}_port1 net_mana_pci" "1 $MAC2 ${BDF}_port2 net_mana_pci"
-	show "Done" "port stop all"
-	show "Done" "port close all"
-	show "Now total ports is" "device detach $BDF"
+	cmd_wait "Done" "port stop all"
+	cmd_wait "Done" "port close all"
+	cmd_wait "Now total ports is" "device detach $BDF"
 	check_str "detach message" \
 		"$(grep -a -o -E "Device $BDF is detached" "$OUT" | tail -n 1)" \
 		"Device $BDF is detached"
@@ -232,7 +188,7 @@ run_detach() {
 	check_ports "$(summary)"
 	check "ports after detach (summary)" "$(nb_ports_printed)" -eq 0
 	# Everything was released: the function probes again with both ports.
-	show "Now total ports is" "port attach $BDF"
+	cmd_wait "Now total ports is" "port attach $BDF"
 	check_ports "$(summary)" \
 		"0 $MAC1 ${BDF}_port1 net_mana_pci" "1 $MAC2 ${BDF}_port2 net_mana_pci"
 	quit_testpmd
@@ -274,9 +230,4 @@ bad_devarg)
 	;;
 esac
 
-if [ "$FAILS" -ne 0 ]; then
-	echo "$SCENARIO: $FAILS check(s) failed"
-	exit 1
-fi
-echo "$SCENARIO: all checks passed ($SECONDS s)"
-exit 0
+harness_exit

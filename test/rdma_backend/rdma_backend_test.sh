@@ -51,6 +51,7 @@ if [ "$SCENARIO" = symbols ]; then
 	# No testpmd needed: the harness would skip without it.
 	TESTPMD=/bin/true
 fi
+# shellcheck source=../lib/testpmd_harness.sh
 . "$(dirname "$0")/../lib/testpmd_harness.sh"
 harness_init rb
 ROOT=$W/sys
@@ -89,61 +90,27 @@ start_testpmd() {
 	shift 3
 	mkdir -p "$ROOT/bus/pci/devices"
 	if [ "$front" = pci ]; then
-		eal="-a $BDF"
+		eal=(-a "$BDF")
 		export SYSFS_PCI_DEVICES=$ROOT/bus/pci/devices
 	else
 		# The function is in a private sysfs tree EAL does not scan.
-		eal="--no-pci --vdev net_mana0,ibdev=$DEV"
+		eal=(--no-pci --vdev "net_mana0,ibdev=$DEV")
 	fi
 	export MANA_MODEL="name=$DEV,pci=$BDF,sysfs=$ROOT,doorbell=$db"
 	MANA_MODEL+=",wire0=gen:count=$N:lossless=1:len=128:$gen"
 	export MANA_MODEL_STATS=$STATS
-	# As testpmd_spawn (test/lib), with the replacement libraries behind the
-	# plugin and pmd.net.mana.driver at info, where the shim names the backend
-	# (EAL applies the first --log-level pattern matching a log type).
-	mkfifo "$W/in"
-	exec 3<>"$W/in"
-	# shellcheck disable=SC2086
-	LD_LIBRARY_PATH=$PMD_DIR:$IBVM_DIR \
-	timeout -k 5 $((DEADLINE_S * 2 + 30)) stdbuf -oL -eL "$TESTPMD" -l 0-1 --no-huge -m 1024 \
-		-d librte_net_mana.so --log-level='pmd.net.mana.driver:info' \
-		--log-level='pmd.net.mana.*:notice' --file-prefix "rb_${SCENARIO}_$$" $eal \
+	# The replacement libraries behind the plugin; pmd.net.mana.driver at
+	# info, where the shim names the backend.
+	testpmd_spawn --lib "$IBVM_DIR" --log 'pmd.net.mana.driver:info' \
+		$((DEADLINE_S * 2 + 30)) --file-prefix "rb_${SCENARIO}_$$" "${eal[@]}" \
 		-- -i --port-topology=loop --nb-cores=1 --total-num-mbufs=8192 --no-flush-rx \
-		--rxd=256 --txd=256 "$@" <"$W/in" >"$OUT" 2>&1 &
-	TP=$!
-	SECONDS=0
+		--rxd=256 --txd=256 "$@"
 }
 
-xstat() {
-	grep -a -o -E "(^|[^a-z0-9_])$1: [0-9]+" "$OUT" | tail -n 1 | awk '{ print $2 }'
-}
-
-count_text() {
-	grep -a -c -F -e "$1" "$OUT"
-}
-
-# wait_count <fixed string> <n>: until testpmd has printed it on n lines.
-wait_count() {
-	while [ "$(count_text "$1")" -lt "$2" ]; do
-		if ! kill -0 "$TP" 2>/dev/null; then
-			fail "testpmd exited before printing '$1' ($2 times)"
-			return 1
-		fi
-		if [ "$SECONDS" -ge "$DEADLINE_S" ]; then
-			fail "timeout waiting for '$1' ($2 times)"
-			return 1
-		fi
-		sleep 0.2
-	done
-}
-
-# rx_good: the driver's rx_good_packets, fresh.
+# rx_good: the driver's rx_good_packets, fresh. Run in a subshell: on
+# failure its FAIL line is the output, for the caller to record.
 rx_good() {
-	local n
-
-	n=$(count_text "rx_good_packets:")
-	cmd "show port xstats 0"
-	wait_count "rx_good_packets:" $((n + 1)) || return 1
+	cmd_wait "rx_good_packets:" "show port xstats 0" || return 1
 	xstat rx_good_packets
 }
 
@@ -152,12 +119,9 @@ wait_rx() {
 	local v
 
 	while :; do
-		v=$(rx_good) || return 1
+		v=$(rx_good) || { fail "rx_good_packets: $v"; return 1; }
 		[ "${v:-0}" -ge "$1" ] && return 0
-		if [ "$SECONDS" -ge "$DEADLINE_S" ]; then
-			fail "timeout waiting for rx_good_packets >= $1 (last: '$v')"
-			return 1
-		fi
+		may_wait "rx_good_packets >= $1 (last: '$v')" || return 1
 		sleep 0.3
 	done
 }
@@ -167,29 +131,22 @@ wait_rx_settled() {
 	local v prev=-1 same=0
 
 	while [ "$same" -lt 3 ]; do
-		v=$(rx_good) || return 1
+		v=$(rx_good) || { fail "rx_good_packets: $v"; return 1; }
 		if [ "${v:-0}" -ge "$1" ] && [ "$v" = "$prev" ]; then
 			same=$((same + 1))
 		else
 			same=0
 		fi
 		prev=$v
-		if [ "$SECONDS" -ge "$DEADLINE_S" ]; then
-			fail "timeout waiting for rx_good_packets to settle >= $1 (last: '$v')"
-			return 1
-		fi
+		may_wait "rx_good_packets to settle >= $1 (last: '$v')" || return 1
 		sleep 0.3
 	done
 }
 
-# Stop forwarding; the block of this run's forward statistics is then printed.
-stop_fwd() {
-	local n
-
-	n=$(count_text "Accumulated forward statistics")
-	cmd "stop"
-	wait_count "Accumulated forward statistics" $((n + 1))
-	# Let the device transmit what the last bursts posted before a port stop.
+# stop_fwd, then time for the device to transmit what the last bursts
+# posted before a port stop.
+stop_fwd_settle() {
+	stop_fwd
 	sleep 0.5
 }
 
@@ -202,20 +159,19 @@ fwd_sum() {
 		END { print s + 0 }' "$OUT"
 }
 
-nic() {
-	block_val "NIC statistics for port" 0 "$1"
+# stats_val <line prefix> <key>: "key=value" from that MANA_MODEL_STATS line.
+stats_val() {
+	grep "^$1 " "$STATS" 2>/dev/null | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k { print $2 }'
 }
 
-# model <key> [device]: a port-0 counter of MANA_MODEL_STATS.
+# model <key>: a port-0 counter of MANA_MODEL_STATS.
 model() {
-	grep "^$DEV port0 " "$STATS" 2>/dev/null | tr ' ' '\n' | awk -F= -v k="$1" \
-		'$1 == k { print $2 }'
+	stats_val "$DEV port0" "$1"
 }
 
 # call <name>: how often the driver called it through rdma-core's interface.
 call() {
-	grep "^libibverbs calls " "$STATS" 2>/dev/null | tr ' ' '\n' | awk -F= -v k="$1" \
-		'$1 == k { print $2 }'
+	stats_val "libibverbs calls" "$1"
 }
 
 quit_testpmd() {
@@ -223,11 +179,7 @@ quit_testpmd() {
 	cmd "show port xstats 0"
 	sleep 0.3
 	testpmd_quit
-	if grep -a -E "mana.*(ERR|error)|device fatal|CQ overflow" "$OUT" |
-	   grep -a -v -E "^(testpmd> )?[a-z_0-9]+: [0-9]+$" | grep -q .; then
-		fail "driver errors in the log:"
-		grep -a -E "mana.*(ERR|error)|device fatal|CQ overflow" "$OUT" | head -5
-	fi
+	check_log "$OUT" "$LOG_ERRORS" "driver errors in the log"
 }
 
 # The rdma-core backend drove the device, <starts> port starts of <nq> queues.
@@ -307,17 +259,6 @@ check_tx() {
 	check "NIC TX-packets" "$(nic TX-packets)" -ge $((sent - slack))
 }
 
-check_queues() {
-	local nq=$1 q v sum=0
-
-	for ((q = 0; q < nq; q++)); do
-		v=$(xstat "rx_q${q}_packets")
-		check "rx_q${q}_packets" "$v" -gt 0
-		sum=$((sum + ${v:-0}))
-	done
-	check "sum of rx_q*_packets = NIC RX-packets" "$sum" -eq "$(nic RX-packets)"
-}
-
 # run_forward <pci|vdev> <doorbell> <io|csum> [testpmd args...]: one queue,
 # N frames forwarded.
 run_forward() {
@@ -327,7 +268,7 @@ run_forward() {
 	start_testpmd "$front" "$db" flows=8 --forward-mode="$mode" --rxq=1 --txq=1 "$@"
 	cmd "start"
 	wait_rx "$N"
-	stop_fwd
+	stop_fwd_settle
 	quit_testpmd
 	dropped=$(fwd_sum TX-dropped)
 	sent=$((N - dropped))
@@ -368,7 +309,7 @@ run_rss_cycles() {
 	for ((c = 1; c <= CYCLES; c++)); do
 		cmd "start"
 		wait_rx $((c * N / (CYCLES + 2))) || break
-		stop_fwd
+		stop_fwd_settle
 		cmd "port stop 0"
 		wait_count "Stopping ports..." "$c" || break
 		cmd "port start 0"
@@ -376,7 +317,7 @@ run_rss_cycles() {
 	done
 	cmd "start"
 	wait_rx_settled $((N - CYCLES * nq * 256))
-	stop_fwd
+	stop_fwd_settle
 	quit_testpmd
 	starts=$((CYCLES + 1))
 	rx=$(nic RX-packets)
@@ -391,7 +332,7 @@ run_rss_cycles() {
 	check "forward TX-dropped (ring full)" "$dropped" -lt $((N / 10))
 	check_tx "$sent" "$CYCLES" "$nq"
 	check_device "$sent" -le
-	check_queues "$nq"
+	check_queues "$nq" "$(nic RX-packets)" "NIC RX-packets"
 	check_backend "$nq" "$starts"
 }
 
@@ -423,9 +364,4 @@ rss_4q_cycles)
 	;;
 esac
 
-if [ "$FAILS" -ne 0 ]; then
-	echo "$SCENARIO: $FAILS check(s) failed"
-	exit 1
-fi
-echo "$SCENARIO: all checks passed"
-exit 0
+harness_exit

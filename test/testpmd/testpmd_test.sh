@@ -28,6 +28,7 @@ TESTPMD=${TESTPMD:-/usr/bin/dpdk-testpmd}
 N=20000
 DEADLINE_S=${TP_DEADLINE_S:-120}
 
+# shellcheck source=../lib/testpmd_harness.sh
 . "$(dirname "$0")/../lib/testpmd_harness.sh"
 harness_init tp
 
@@ -41,12 +42,6 @@ start_testpmd() {
 		-- -i --port-topology=loop --nb-cores=1 --total-num-mbufs=8192 --no-flush-rx "$@"
 }
 
-# Last value printed for xstat <name> ("name: value" lines; the interactive
-# prompt may be glued to either end of a line).
-xstat() {
-	grep -a -o -E "(^|[^a-z0-9_])$1: [0-9]+" "$OUT" | tail -n 1 | awk '{ print $2 }'
-}
-
 # wait_xstat <name> <op> <value>: polls `show port xstats 0` until it holds.
 wait_xstat() {
 	local v
@@ -55,17 +50,10 @@ wait_xstat() {
 		cmd "show port xstats 0"
 		sleep 0.5
 		v=$(xstat "$1")
-		if [ -n "$v" ] && [ "$v" "$2" "$3" ]; then
+		if [ -n "$v" ] && test "$v" "$2" "$3"; then
 			return 0
 		fi
-		if ! kill -0 "$TP" 2>/dev/null; then
-			fail "testpmd exited early"
-			return 1
-		fi
-		if [ "$SECONDS" -ge "$DEADLINE_S" ]; then
-			fail "timeout waiting for $1 $2 $3 (last: '$v')"
-			return 1
-		fi
+		may_wait "$1 $2 $3 (last: '$v')" || return 1
 	done
 }
 
@@ -73,41 +61,12 @@ fwd() {
 	block_val "Forward statistics for port" 0 "$1"
 }
 
-nic() {
-	block_val "NIC statistics for port" 0 "$1"
-}
-
-# wait_text <fixed string>: until testpmd has printed it.
-wait_text() {
-	while ! grep -a -q -F "$1" "$OUT"; do
-		if ! kill -0 "$TP" 2>/dev/null; then
-			fail "testpmd exited before printing '$1'"
-			return 1
-		fi
-		if [ "$SECONDS" -ge "$DEADLINE_S" ]; then
-			fail "timeout waiting for '$1'"
-			return 1
-		fi
-		sleep 0.2
-	done
-}
-
-# Stop forwarding and wait for testpmd's forward statistics.
-stop_fwd() {
-	cmd "stop"
-	wait_text "Accumulated forward statistics"
-}
-
 # Print the final statistics and quit; every check parses the complete output.
 quit_testpmd() {
 	cmd "show port stats all"
 	cmd "show port xstats 0"
 	testpmd_quit
-	if grep -a -E "mana.*(ERR|error)|device fatal|CQ overflow" "$OUT" |
-	   grep -a -v -E "^(testpmd> )?[a-z_0-9]+: [0-9]+$" | grep -q .; then
-		fail "driver errors in the log:"
-		grep -a -E "mana.*(ERR|error)|device fatal|CQ overflow" "$OUT" | head -5
-	fi
+	check_log "$OUT" "$LOG_ERRORS" "driver errors in the log"
 }
 
 # Common checks of a run that received exactly N generator frames.
@@ -160,18 +119,6 @@ run_forward() {
 	check_tx_side "$nq" 128
 }
 
-# Per-queue RX counters: every queue got frames and they add up to N.
-check_queues() {
-	local nq=$1 q v sum=0
-
-	for ((q = 0; q < nq; q++)); do
-		v=$(xstat "rx_q${q}_packets")
-		check "rx_q${q}_packets" "$v" -gt 0
-		sum=$((sum + ${v:-0}))
-	done
-	check "sum of rx_q*_packets" "$sum" -eq "$N"
-}
-
 # txonly: the sink got intact frames of the configured length; testpmd's
 # (completed) TX-packets is at most nb_desc per queue behind.
 run_txonly() {
@@ -199,7 +146,7 @@ io_1q)
 	;;
 io_4q)
 	run_forward io 4 64
-	check_queues 4
+	check_queues 4 "$N"
 	;;
 mac_1q)
 	run_forward mac 1 8
@@ -212,7 +159,7 @@ csum_2q)
 	check "dev_wire_sink_csum_ok" "$(xstat dev_wire_sink_csum_ok)" -eq "$(xstat dev_wire_sink_frames)"
 	check "forward Bad-ipcsum" "$(fwd Bad-ipcsum)" -eq 0
 	check "forward Bad-l4csum" "$(fwd Bad-l4csum)" -eq 0
-	check_queues 2
+	check_queues 2 "$N"
 	;;
 rxonly_2q)
 	start_testpmd "wire=gen:flows=16:len=128:count=$N:lossless=1" \
@@ -224,7 +171,7 @@ rxonly_2q)
 	check_rx_exact
 	check "forward TX-packets" "$(fwd TX-packets)" -eq 0
 	check "NIC RX-bytes" "$(nic RX-bytes)" -eq $((N * 128))
-	check_queues 2
+	check_queues 2 "$N"
 	;;
 txonly_1q)
 	run_txonly 1 64 64
@@ -239,9 +186,4 @@ txonly_multiseg_2q)
 	;;
 esac
 
-if [ "$FAILS" -ne 0 ]; then
-	echo "$SCENARIO: $FAILS check(s) failed"
-	exit 1
-fi
-echo "$SCENARIO: all checks passed"
-exit 0
+harness_exit
