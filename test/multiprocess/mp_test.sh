@@ -14,15 +14,11 @@
 #              secondary's counters equal the primary's (every xstat, the
 #              software device's dev_* ones come over IPC), its reset is seen
 #              by the primary, and its exit leaves the primary's port working
-#   secondary_fwd
-#              testpmd --proc-type=secondary forwards the generator's N frames
-#              on the primary's port (doorbell=shared: the secondary maps the
-#              context's doorbell page); the primary's counters and the
-#              device's agree; the primary's stop/start reach the secondary
-#
-# (dpdk-pdump also attaches, but with Debian's shared build its capture
-# mempool's ops index differs between dpdk-pdump and dpdk-testpmd, so the
-# primary's copy lands in another mempool driver: not testable here.)
+#   secondary_testpmd
+#              testpmd --proc-type=secondary attaches while the primary
+#              forwards: it reads the port's counters, its own forwarding
+#              receives nothing (no datapath in a secondary), the primary gets
+#              every frame, and the primary's stop/start does not wait for it
 #
 # Multi-process needs shared hugepage memory (--no-huge memory is private):
 # the script reserves MP_PAGES 2 MiB pages on top of the current count,
@@ -236,9 +232,8 @@ run_proc_info() {
 		$(($(xstat_of "$x" rx_q0_packets) + $(xstat_of "$x" rx_q1_packets))) -eq "$N"
 	check "secondary rx_q1_packets" "$(xstat_of "$x" rx_q1_packets)" -gt 0
 
-	# The default per-object doorbell pages are the primary's: no secondary datapath.
 	check "secondary says it has no datapath" \
-		"$(grep -c 'no datapath in this secondary process' "$x")" -eq 1
+		"$(grep -c 'statistics and information only, no datapath in a secondary' "$x")" -eq 1
 
 	# --show-port: device info, link and queue info through the secondary's ops.
 	secondary "$s" "$PROC_INFO" -- --show-port
@@ -270,12 +265,15 @@ run_proc_info() {
 	quit_primary
 }
 
-run_secondary_fwd() {
+# A secondary testpmd attached while the primary forwards: it reads the
+# port (statistics from the queues in shared memory) but has no datapath, so
+# its forwarding receives nothing while the primary's receives everything,
+# and the primary's port stop/start does not wait for it.
+run_secondary_testpmd() {
 	local so=$W/secondary_out
 
-	# The primary sets the port up and does not forward.
-	start_primary "doorbell=shared,wire=gen:flows=16:len=128:count=$N:lossless=1" \
-		--forward-mode=io --rxq=1 --txq=1
+	start_primary "wire=gen:flows=16:len=128:count=$N:lossless=1" \
+		--forward-mode=io --rxq=2 --txq=2
 	mkfifo "$W/in2"
 	exec 4<>"$W/in2"
 	# Other lcore ids than the primary's (per-lcore mempool caches are shared).
@@ -283,39 +281,39 @@ run_secondary_fwd() {
 	timeout -k 5 $((DEADLINE_S + 30)) stdbuf -oL -eL "$TESTPMD" --lcores '2@0,3@1' \
 		--proc-type=secondary "${EAL_SHARED[@]}" -d librte_net_mana.so \
 		--log-level='pmd.net.mana.*:info' \
-		-- -i --port-topology=loop --nb-cores=1 --forward-mode=io --no-flush-rx <"$W/in2" >"$so" 2>&1 &
+		-- -i --port-topology=loop --nb-cores=1 --forward-mode=io --no-flush-rx \
+		<"$W/in2" >"$so" 2>&1 &
 	TP2=$!
 	while ! grep -a -q "^testpmd> " "$so"; do
 		kill -0 "$TP2" 2>/dev/null || break
 		sleep 0.2
 	done
-	check "secondary attached" "$(grep -a -c 'attached (port 0, secondary process)' "$so")" -eq 1
+	check "secondary attached, statistics only" "$(grep -a -c \
+		'attached (port 0, secondary process): statistics and information only' "$so")" -eq 1
 	echo "start" >&4
-	wait_xstat rx_q0_packets -ge "$N"
-	echo "stop" >&4
-	sleep 1
-	wait_xstat dev_tx_frames -ge $((N - 256))
+	forward_all || return
 	snapshot fwd
-	check "secondary RX (rx_q0_packets)" "$(xstat_of "$W/primary_fwd" rx_q0_packets)" -eq "$N"
-	check "dev_wire_gen_frames" "$(xstat_of "$W/primary_fwd" dev_wire_gen_frames)" -eq "$N"
-	check "dev_rx_drop_no_wqe" "$(xstat_of "$W/primary_fwd" dev_rx_drop_no_wqe)" -eq 0
+	echo "stop" >&4
+	echo "show port stats 0" >&4
+	sleep 1
+	# testpmd prints a stream's own counts only for a stream that moved
+	# packets (its port counters are the port's, the primary's traffic).
+	check "secondary streams that moved packets" \
+		"$(grep -a -c 'Forward Stats for RX Port= 0/Queue=' "$so")" -eq 0
+	check "secondary ran its forwarding" "$(grep -a -c 'Accumulated forward statistics' "$so")" \
+		-eq 1
+	check "primary received every frame" $(($(xstat_of "$W/primary_fwd" rx_q0_packets) + \
+		$(xstat_of "$W/primary_fwd" rx_q1_packets))) -eq "$N"
+	check "secondary reads the port's RX-packets" "$(nic_of RX-packets "$so")" -eq "$N"
 	check "dev_db_rejected" "$(xstat_of "$W/primary_fwd" dev_db_rejected)" -eq 0
 	check "dev_queue_errors" "$(xstat_of "$W/primary_fwd" dev_queue_errors)" -eq 0
-	check "dev_wire_sink_bad" "$(xstat_of "$W/primary_fwd" dev_wire_sink_bad)" -eq 0
-	check "secondary TX on the wire" "$(xstat_of "$W/primary_fwd" dev_wire_sink_frames)" -gt \
-		$((N - N / 10))
-	check "tx_q0_packets = frames on the wire" "$(xstat_of "$W/primary_fwd" tx_q0_packets)" \
-		-eq "$(xstat_of "$W/primary_fwd" dev_wire_sink_frames)"
-	# Port stop/start in the primary: the secondary's datapath follows.
+	# Stop/start in the primary with the secondary attached: no IPC to wait for.
+	SECONDS=0
 	cmd "port stop 0"
 	cmd "port start 0"
 	cmd "restart_mark"
 	wait_text "restart_mark"
-	sleep 0.5
-	check "secondary told to stop" "$(grep -a -c 'datapath stopped in this secondary (0)' "$so")" \
-		-eq 1
-	check "secondary told to start" "$(grep -a -c 'datapath started in this secondary (0)' "$so")" \
-		-eq 1
+	check "primary port stop+start with a secondary attached (s)" "$SECONDS" -lt 3
 	echo "quit" >&4
 	wait "$TP2"
 	check "secondary testpmd exit status" $? -eq 0
@@ -329,8 +327,8 @@ case "$SCENARIO" in
 proc_info)
 	run_proc_info
 	;;
-secondary_fwd)
-	run_secondary_fwd
+secondary_testpmd)
+	run_secondary_testpmd
 	;;
 *)
 	echo "unknown scenario $SCENARIO"

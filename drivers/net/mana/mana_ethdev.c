@@ -15,8 +15,8 @@
  * RX WQEs, one doorbell per queue. Stop is the reverse and returns every
  * mbuf; the port can be started again.
  *
- * Secondary processes attach to these ports with a reduced set of ops
- * (mana_mp.c); start and stop notify them.
+ * Secondary processes attach to these ports with a reduced set of ops and
+ * no datapath (mana_mp.c).
  */
 
 #include <errno.h>
@@ -293,7 +293,6 @@ mana_dev_start(struct rte_eth_dev *dev)
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
 	priv->started = true;
 	dev->dev_ops->link_update(dev, 0);
-	mana_mp_notify_rxtx(dev, true);
 	return 0;
 }
 
@@ -307,8 +306,6 @@ mana_dev_stop(struct rte_eth_dev *dev)
 	dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
 	dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
 	rte_wmb();
-	/* Synchronous: no secondary polls the queues once it returns. */
-	mana_mp_notify_rxtx(dev, false);
 	mana_rx_intr_vec_disable(dev);
 	mana_queues_destroy(dev);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)

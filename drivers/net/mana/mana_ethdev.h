@@ -286,13 +286,6 @@ struct mana_priv {
 	bool mp_cb_registered;
 	/* Device counters at the last stats reset (model only). */
 	struct mana_model_port_stats model_base;
-	/* Secondary processes that attached this port (they get START/STOP_RXTX). */
-	uint32_t mp_secondaries;
-};
-
-/* What a secondary process owns of a port (dev->process_private, mana_mp.c). */
-struct mana_proc_priv {
-	uint8_t *db_map;	/* cmd_fd page mapped at the queues' doorbell address */
 };
 
 static inline struct mana_priv *
@@ -319,9 +312,7 @@ int mana_mp_get(void);
 void mana_mp_put(void);
 int mana_mp_secondary_probe(struct rte_device *rdev);
 int mana_mp_secondary_remove(struct rte_device *rdev);
-void mana_mp_notify_rxtx(struct rte_eth_dev *dev, bool start);
 int mana_mp_req_dev_stats(struct mana_priv *priv, struct mana_model_port_stats *st);
-int mana_mp_req_reg_mempool(struct mana_priv *priv, struct rte_mempool *mp);
 
 /* mana_intr.c: link state, device events */
 int mana_link_update(struct rte_eth_dev *dev, int wait);

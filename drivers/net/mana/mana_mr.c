@@ -25,7 +25,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rte_eal.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
@@ -233,9 +232,6 @@ mana_mr_register_mempool(struct mana_priv *priv, struct rte_mempool *mp)
 	struct mana_mr_range *r = NULL;
 	int n, ret = 0;
 
-	/* A secondary process has no verbs: the primary registers the pool (mana_mp.c). */
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return mana_mp_req_reg_mempool(priv, mp);
 	rte_spinlock_lock(&t->lock);
 	if (mr_table_has_pool(t, mp))
 		goto out;
