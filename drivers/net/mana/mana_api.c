@@ -25,18 +25,12 @@
 #include "mana_logs.h"
 #include "rte_pmd_mana.h"
 
-/* A net_mana port of this primary process (secondaries have other dev_ops). */
 static struct mana_priv *
 api_priv(uint16_t port_id)
 {
-	struct rte_eth_dev *dev;
+	struct rte_eth_dev *dev = mana_port_dev(port_id);
 
-	if (!rte_eth_dev_is_valid_port(port_id))
-		return NULL;
-	dev = &rte_eth_devices[port_id];
-	if (dev->dev_ops != &mana_dev_ops || dev->data->dev_private == NULL)
-		return NULL;
-	return dev->data->dev_private;
+	return dev != NULL ? mana_priv(dev) : NULL;
 }
 
 static uint32_t

@@ -24,7 +24,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rte_eal.h>
 #include <rte_malloc.h>
 
 #include "mana_ethdev.h"
@@ -410,8 +409,6 @@ mana_dev_close(struct rte_eth_dev *dev)
 	struct mana_priv *priv = mana_priv(dev);
 	uint16_t i;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return 0;
 	if (priv->started)
 		mana_dev_stop(dev);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
@@ -459,6 +456,23 @@ const struct eth_dev_ops mana_dev_ops = {
 	.reta_query = mana_reta_query,
 	/* No promiscuous/allmulticast/MAC filter ops: the device has none (-ENOTSUP). */
 };
+
+/*
+ * The ethdev of port_id if it is a net_mana port with the primary's ops (a
+ * secondary's attached ports have other ops), else NULL.
+ */
+struct rte_eth_dev *
+mana_port_dev(uint16_t port_id)
+{
+	struct rte_eth_dev *dev;
+
+	if (!rte_eth_dev_is_valid_port(port_id))
+		return NULL;
+	dev = &rte_eth_devices[port_id];
+	if (dev->dev_ops != &mana_dev_ops || dev->data->dev_private == NULL)
+		return NULL;
+	return dev;
+}
 
 /* ---- probe ------------------------------------------------------------ */
 

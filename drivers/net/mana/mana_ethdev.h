@@ -306,6 +306,7 @@ void mana_shared_put(struct mana_shared *sh);
 int mana_set_buf_allocator(struct mana_priv *priv, int socket);
 int mana_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info);
 extern const struct eth_dev_ops mana_dev_ops;
+struct rte_eth_dev *mana_port_dev(uint16_t port_id);
 
 /* mana_mp.c: secondary processes, IPC with the primary */
 int mana_mp_get(void);

@@ -65,8 +65,6 @@ _Static_assert(sizeof(struct mana_mp_param) <= RTE_MP_MAX_PARAM_LEN,
 static unsigned int mana_mp_users;
 static rte_spinlock_t mana_mp_lock = RTE_SPINLOCK_INITIALIZER;
 
-static const struct eth_dev_ops mana_dev_secondary_ops;
-
 static struct mana_mp_param *
 mp_msg_init(struct rte_mp_msg *msg, enum mana_mp_type type, uint16_t port_id)
 {
@@ -80,20 +78,6 @@ mp_msg_init(struct rte_mp_msg *msg, enum mana_mp_type type, uint16_t port_id)
 	return p;
 }
 
-/* A port of this driver in this process (ops of the process's kind). */
-static struct rte_eth_dev *
-mp_port(uint16_t port_id, const struct eth_dev_ops *ops)
-{
-	struct rte_eth_dev *dev;
-
-	if (!rte_eth_dev_is_valid_port(port_id))
-		return NULL;
-	dev = &rte_eth_devices[port_id];
-	if (dev->dev_ops != ops || dev->data->dev_private == NULL)
-		return NULL;
-	return dev;
-}
-
 /* ---- primary side ------------------------------------------------------ */
 
 static int
@@ -103,7 +87,7 @@ mp_ports_of(const char *dev_name, struct mana_mp_param *res)
 	uint16_t pid;
 
 	RTE_ETH_FOREACH_DEV(pid) {
-		dev = mp_port(pid, &mana_dev_ops);
+		dev = mana_port_dev(pid);
 		if (dev == NULL || dev->device == NULL ||
 		    strcmp(dev->device->name, dev_name) != 0 || res->u.ports.n >= MANA_MAX_PORTS)
 			continue;
@@ -128,7 +112,7 @@ mp_primary_handle(const struct rte_mp_msg *msg, const void *peer)
 	}
 	res = mp_msg_init(&rep, req->type, req->port_id);
 	if (req->type != MANA_MP_PORTS) {
-		dev = mp_port(req->port_id, &mana_dev_ops);
+		dev = mana_port_dev(req->port_id);
 		if (dev == NULL) {
 			res->result = -ENODEV;
 			return rte_mp_reply(&rep, peer);
