@@ -211,8 +211,8 @@ comp_frame_build(uint8_t *buf, const struct comp_frame *f)
 		ip6->payload_len = rte_cpu_to_be_16(f->len - sizeof(*eth) - l3);
 		ip6->proto = f->proto;
 		ip6->hop_limits = 64;
-		memcpy(ip6->src_addr, f->sip6, 16);
-		memcpy(ip6->dst_addr, f->dip6, 16);
+		memcpy(&ip6->src_addr, f->sip6, 16);	/* an array or struct rte_ipv6_addr */
+		memcpy(&ip6->dst_addr, f->dip6, 16);
 	} else {
 		ip4->version_ihl = RTE_IPV4_VHL_DEF;
 		ip4->total_length = rte_cpu_to_be_16(f->len - sizeof(*eth));

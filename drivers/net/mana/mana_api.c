@@ -147,7 +147,11 @@ rte_pmd_mana_rss_info_get(uint16_t port_id, struct rte_pmd_mana_rss_info *info)
 	return 0;
 }
 
-/* rte_softrss() takes an IPv6 address as four host-order words. */
+/*
+ * rte_softrss() takes an IPv6 address as four host-order words. The tuple's
+ * address is a byte array before DPDK 24.11 and struct rte_ipv6_addr since:
+ * callers pass its address, the same bytes either way.
+ */
 static void
 load_v6(uint8_t *dst, const uint8_t *src)
 {
@@ -185,8 +189,8 @@ rte_pmd_mana_rss_flow_queue(uint16_t port_id, const struct rte_pmd_mana_flow *fl
 		t.v4.dport = flow->dst_port;
 		len = ports ? RTE_THASH_V4_L4_LEN : RTE_THASH_V4_L3_LEN;
 	} else {
-		load_v6(t.v6.src_addr, flow->src_ip6);
-		load_v6(t.v6.dst_addr, flow->dst_ip6);
+		load_v6((uint8_t *)&t.v6.src_addr, flow->src_ip6);
+		load_v6((uint8_t *)&t.v6.dst_addr, flow->dst_ip6);
 		t.v6.sport = flow->src_port;
 		t.v6.dport = flow->dst_port;
 		len = ports ? RTE_THASH_V6_L4_LEN : RTE_THASH_V6_L3_LEN;

@@ -14,6 +14,7 @@
 #include <rte_spinlock.h>
 #include <ethdev_driver.h>
 
+#include "mana_compat.h"
 #include "mana_vs.h"
 #include "mana_gdma.h"
 
@@ -346,7 +347,6 @@ int mana_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rx_descriptor_status(void *rxq, uint16_t offset);
 uint32_t mana_rx_queue_count(void *rxq);
 void mana_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info *qinfo);
-const uint32_t *mana_supported_ptypes(struct rte_eth_dev *dev);
 
 /* mana_tx.c */
 int mana_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,

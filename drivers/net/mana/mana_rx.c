@@ -831,8 +831,13 @@ mana_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info
 	qinfo->conf.offloads = dev->data->dev_conf.rxmode.offloads;
 }
 
+/*
+ * The packet types the RX path fills. The trailing
+ * RTE_PTYPE_UNKNOWN ends the list for DPDK 22.11 and is not counted
+ * (mana_compat.h).
+ */
 const uint32_t *
-mana_supported_ptypes(struct rte_eth_dev *dev)
+mana_ptype_list(size_t *count)
 {
 	static const uint32_t ptypes[] = {
 		RTE_PTYPE_L2_ETHER,
@@ -847,6 +852,6 @@ mana_supported_ptypes(struct rte_eth_dev *dev)
 		RTE_PTYPE_UNKNOWN
 	};
 
-	RTE_SET_USED(dev);
+	*count = RTE_DIM(ptypes) - 1;
 	return ptypes;
 }

@@ -23,6 +23,7 @@
 #include <rte_common.h>
 #include <rte_telemetry.h>
 
+#include "mana_compat.h"
 #include "rte_pmd_mana.h"
 
 #define TEL_MR_MAX	64
@@ -95,23 +96,23 @@ tel_port(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	if (tel_params(params, v, 1) != 1 || rte_pmd_mana_port_info_get(v[0], &pi) != 0)
 		return -EINVAL;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "vport", pi.vport);
+	mana_tel_dict_uint(d, "vport", pi.vport);
 	rte_tel_data_add_dict_string(d, "backend", pi.model ? "model" : "rdma-core");
 	rte_tel_data_add_dict_string(d, "ibdev", pi.ibdev);
 	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", pi.mac[0], pi.mac[1],
 		 pi.mac[2], pi.mac[3], pi.mac[4], pi.mac[5]);
 	rte_tel_data_add_dict_string(d, "mac", mac);
-	rte_tel_data_add_dict_u64(d, "started", pi.started);
-	rte_tel_data_add_dict_u64(d, "nb_rxq", pi.nb_rxq);
-	rte_tel_data_add_dict_u64(d, "nb_txq", pi.nb_txq);
-	rte_tel_data_add_dict_u64(d, "max_desc", pi.max_desc);
-	rte_tel_data_add_dict_u64(d, "max_tx_sge", pi.max_tx_sge);
-	rte_tel_data_add_dict_u64(d, "max_queues", pi.max_queues);
-	rte_tel_data_add_dict_u64(d, "max_mtu", pi.max_mtu);
-	rte_tel_data_add_dict_u64(d, "tx_cqe_suppress", pi.tx_cqe_suppress);
-	rte_tel_data_add_dict_u64(d, "doorbell_pages", pi.db_pages);
-	rte_tel_data_add_dict_u64(d, "mr_count", pi.mr_count);
-	rte_tel_data_add_dict_u64(d, "mr_gen", pi.mr_gen);
+	mana_tel_dict_uint(d, "started", pi.started);
+	mana_tel_dict_uint(d, "nb_rxq", pi.nb_rxq);
+	mana_tel_dict_uint(d, "nb_txq", pi.nb_txq);
+	mana_tel_dict_uint(d, "max_desc", pi.max_desc);
+	mana_tel_dict_uint(d, "max_tx_sge", pi.max_tx_sge);
+	mana_tel_dict_uint(d, "max_queues", pi.max_queues);
+	mana_tel_dict_uint(d, "max_mtu", pi.max_mtu);
+	mana_tel_dict_uint(d, "tx_cqe_suppress", pi.tx_cqe_suppress);
+	mana_tel_dict_uint(d, "doorbell_pages", pi.db_pages);
+	mana_tel_dict_uint(d, "mr_count", pi.mr_count);
+	mana_tel_dict_uint(d, "mr_gen", pi.mr_gen);
 	return tel_mr_table(v[0], d);
 }
 
@@ -126,7 +127,7 @@ tel_u64_array(struct rte_tel_data *d, const char *name, const uint32_t *v32, con
 		return -ENOMEM;
 	rte_tel_data_start_array(a, RTE_TEL_U64_VAL);
 	for (i = 0; i < n; i++)
-		rte_tel_data_add_array_u64(a, v32 != NULL ? v32[i] : u16[i]);
+		mana_tel_array_uint(a, v32 != NULL ? v32[i] : u16[i]);
 	rte_tel_data_add_dict_container(d, name, a, 0);
 	return 0;
 }
@@ -144,10 +145,10 @@ tel_rss(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d
 	rte_tel_data_start_dict(d);
 	tel_hex(key, sizeof(key), ri.key, sizeof(ri.key));
 	rte_tel_data_add_dict_string(d, "key", key);
-	rte_tel_data_add_dict_u64(d, "rss_hf", ri.rss_hf);
-	rte_tel_data_add_dict_u64(d, "active", ri.active);
-	rte_tel_data_add_dict_u64(d, "reta_set", ri.reta_set);
-	rte_tel_data_add_dict_u64(d, "period", ri.period);
+	mana_tel_dict_uint(d, "rss_hf", ri.rss_hf);
+	mana_tel_dict_uint(d, "active", ri.active);
+	mana_tel_dict_uint(d, "reta_set", ri.reta_set);
+	mana_tel_dict_uint(d, "period", ri.period);
 	ret = tel_u64_array(d, "reta", NULL, ri.reta, RTE_PMD_MANA_RETA_SIZE);
 	if (ret == 0)
 		ret = tel_u64_array(d, "wq_id", ri.wq_id, NULL, RTE_PMD_MANA_RETA_SIZE);
@@ -168,26 +169,26 @@ tel_queue(const char *params, struct rte_tel_data *d, bool rx)
 	if (ret != 0)
 		return -EINVAL;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "setup", qi.setup);
-	rte_tel_data_add_dict_u64(d, "running", qi.running);
-	rte_tel_data_add_dict_u64(d, "wq_id", qi.wq_id);
-	rte_tel_data_add_dict_u64(d, "cq_id", qi.cq_id);
-	rte_tel_data_add_dict_u64(d, "nb_desc", qi.nb_desc);
-	rte_tel_data_add_dict_u64(d, "ring_bytes", qi.ring_bytes);
-	rte_tel_data_add_dict_u64(d, "wq_head_bu", qi.wq_head_bu);
-	rte_tel_data_add_dict_u64(d, "wq_tail_bu", qi.wq_tail_bu);
-	rte_tel_data_add_dict_u64(d, "desc_head", qi.desc_head);
-	rte_tel_data_add_dict_u64(d, "desc_tail", qi.desc_tail);
-	rte_tel_data_add_dict_u64(d, "in_flight", qi.in_flight);
-	rte_tel_data_add_dict_u64(d, "free_desc", qi.free_desc);
-	rte_tel_data_add_dict_u64(d, "cq_count", qi.cq_count);
-	rte_tel_data_add_dict_u64(d, "cq_head", qi.cq_head);
-	rte_tel_data_add_dict_u64(d, "cq_index", qi.cq_index);
-	rte_tel_data_add_dict_u64(d, "owner_expected", qi.owner_expected);
-	rte_tel_data_add_dict_u64(d, "owner_seen", qi.owner_seen);
-	rte_tel_data_add_dict_u64(d, "packets", qi.packets);
-	rte_tel_data_add_dict_u64(d, "bytes", qi.bytes);
-	rte_tel_data_add_dict_u64(d, "errors", qi.errors);
+	mana_tel_dict_uint(d, "setup", qi.setup);
+	mana_tel_dict_uint(d, "running", qi.running);
+	mana_tel_dict_uint(d, "wq_id", qi.wq_id);
+	mana_tel_dict_uint(d, "cq_id", qi.cq_id);
+	mana_tel_dict_uint(d, "nb_desc", qi.nb_desc);
+	mana_tel_dict_uint(d, "ring_bytes", qi.ring_bytes);
+	mana_tel_dict_uint(d, "wq_head_bu", qi.wq_head_bu);
+	mana_tel_dict_uint(d, "wq_tail_bu", qi.wq_tail_bu);
+	mana_tel_dict_uint(d, "desc_head", qi.desc_head);
+	mana_tel_dict_uint(d, "desc_tail", qi.desc_tail);
+	mana_tel_dict_uint(d, "in_flight", qi.in_flight);
+	mana_tel_dict_uint(d, "free_desc", qi.free_desc);
+	mana_tel_dict_uint(d, "cq_count", qi.cq_count);
+	mana_tel_dict_uint(d, "cq_head", qi.cq_head);
+	mana_tel_dict_uint(d, "cq_index", qi.cq_index);
+	mana_tel_dict_uint(d, "owner_expected", qi.owner_expected);
+	mana_tel_dict_uint(d, "owner_seen", qi.owner_seen);
+	mana_tel_dict_uint(d, "packets", qi.packets);
+	mana_tel_dict_uint(d, "bytes", qi.bytes);
+	mana_tel_dict_uint(d, "errors", qi.errors);
 	return 0;
 }
 
@@ -218,7 +219,7 @@ tel_model(const char *cmd __rte_unused, const char *params, struct rte_tel_data 
 		return -EINVAL;
 	rte_tel_data_start_dict(d);
 	for (i = 0; i < n && i < (int)RTE_DIM(c); i++)
-		rte_tel_data_add_dict_u64(d, c[i].name, c[i].value);
+		mana_tel_dict_uint(d, c[i].name, c[i].value);
 	if (rte_pmd_mana_model_last_error(v[0], err, sizeof(err)) == 0)
 		rte_tel_data_add_dict_string(d, "last_error", err);
 	return 0;

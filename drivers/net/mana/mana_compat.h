@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * The one place where the DPDK releases net_mana builds against differ:
+ * 22.11 (Debian 12), 24.11 LTS (Debian 13) and 25.11 (Debian sid). Every other
+ * file is written once for all of them; no version test stands anywhere else,
+ * and none in a burst function. doc/user_guide.md ("DPDK releases") lists what
+ * each difference means for users.
+ */
+
+#ifndef MANA_COMPAT_H
+#define MANA_COMPAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_telemetry.h>
+#include <rte_version.h>
+#include <ethdev_driver.h>
+
+#if RTE_VERSION < RTE_VERSION_NUM(22, 11, 0, 0) || RTE_VERSION >= RTE_VERSION_NUM(25, 12, 0, 0)
+#error "net_mana supports DPDK 22.11, 24.11 and 25.11 (see meson.build)"
+#endif
+
+/* The supported packet types, in mana_rx.c: the array and its length. */
+const uint32_t *mana_ptype_list(size_t *count);
+
+/*
+ * dev_supported_ptypes_get: DPDK 24.03 added the element count argument (the
+ * array needs no RTE_PTYPE_UNKNOWN terminator since); before, the terminator
+ * ends the list. mana_ptype_list() keeps the terminator, outside its count,
+ * so the one array serves both.
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 3, 0, 0)
+static inline const uint32_t *
+mana_compat_supported_ptypes(struct rte_eth_dev *dev, size_t *no_of_elements)
+{
+	RTE_SET_USED(dev);
+	return mana_ptype_list(no_of_elements);
+}
+#else
+static inline const uint32_t *
+mana_compat_supported_ptypes(struct rte_eth_dev *dev)
+{
+	size_t count;
+
+	RTE_SET_USED(dev);
+	return mana_ptype_list(&count);
+}
+#endif
+
+/*
+ * Telemetry: DPDK 23.03 renamed the unsigned adders *_u64 to *_uint (24.11
+ * marks the old names deprecated, 25.11 removes them).
+ */
+static inline int
+mana_tel_dict_uint(struct rte_tel_data *d, const char *name, uint64_t val)
+{
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)
+	return rte_tel_data_add_dict_uint(d, name, val);
+#else
+	return rte_tel_data_add_dict_u64(d, name, val);
+#endif
+}
+
+static inline int
+mana_tel_array_uint(struct rte_tel_data *d, uint64_t val)
+{
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)
+	return rte_tel_data_add_array_uint(d, val);
+#else
+	return rte_tel_data_add_array_u64(d, val);
+#endif
+}
+
+#endif /* MANA_COMPAT_H */
