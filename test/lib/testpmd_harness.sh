@@ -35,6 +35,24 @@ harness_init() {
 	trap harness_cleanup EXIT
 }
 
+# harness_require_loadable <library dir>: skip (77) when $TESTPMD cannot be
+# loaded with the libraries of that directory first on the search path (the
+# replacement libibverbs/libmana): ldd -r binds every symbol as the loader
+# does at start-up and names the first that is missing. Debian 13's testpmd
+# links rdma-core 56's providers (libmlx5, ...), which import private
+# libibverbs symbols the replacement does not carry yet.
+harness_require_loadable() {
+	local missing
+
+	missing=$(LD_LIBRARY_PATH=$1 ldd -r "$TESTPMD" 2>&1 | grep -m1 'undefined symbol')
+	if [ -n "$missing" ]; then
+		echo "SKIP: $TESTPMD cannot load with the replacement libibverbs in $1:"
+		echo "SKIP:   ${missing//$'\t'/ }"
+		echo "SKIP: (its rdma-core providers need an ABI the replacement does not carry)"
+		exit 77
+	fi
+}
+
 # kill_proc <pid>: ends that process if it still runs (TERM, then KILL).
 kill_proc() {
 	if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
@@ -110,21 +128,25 @@ check_log() {
 # ---- testpmd -------------------------------------------------------------
 
 # testpmd_spawn [--lib <dir>]... [--log <pattern:level>]... [--huge-mem <MB>]
+#               [--plugin-first <plugin>]... [--plugin-after <plugin>]...
 #               <timeout s> <EAL and application args...>
 # testpmd in the background, the plugin loaded by bare name (EAL refuses a
 # -d path with a world-writable ancestor such as /tmp), commands through
 # fd 3. --lib: a directory searched after the plugin's (e.g. replacement
 # libraries); --log: a log level ahead of the default pmd.net.mana.*:notice
 # (EAL gives a log type the level of the first matching pattern);
-# --huge-mem: that much hugepage memory instead of --no-huge -m 1024.
+# --huge-mem: that much hugepage memory instead of --no-huge -m 1024;
+# --plugin-first/--plugin-after: another plugin (-d) loaded before or after ours.
 testpmd_spawn() {
-	local libs=$PMD_DIR mem=(--no-huge -m 1024) logs=() limit
+	local libs=$PMD_DIR mem=(--no-huge -m 1024) logs=() limit first=() after=()
 
 	while :; do
 		case $1 in
 		--lib) libs+=:$2 ;;
 		--log) logs+=("--log-level=$2") ;;
 		--huge-mem) mem=(-m "$2") ;;
+		--plugin-first) first+=(-d "$2") ;;	# loaded before ours
+		--plugin-after) after+=(-d "$2") ;;	# loaded after ours
 		*) break ;;
 		esac
 		shift 2
@@ -137,7 +159,8 @@ testpmd_spawn() {
 	exec 3<>"$W/in"
 	LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 	timeout -k 5 "$limit" stdbuf -oL -eL "$TESTPMD" -l 0-1 "${mem[@]}" \
-		-d librte_net_mana.so "${logs[@]}" --log-level='pmd.net.mana.*:notice' "$@" \
+		"${first[@]}" -d librte_net_mana.so "${after[@]}" "${logs[@]}" \
+		--log-level='pmd.net.mana.*:notice' "$@" \
 		<"$W/in" >"$OUT" 2>&1 &
 	TP=$!
 	SECONDS=0

@@ -19,6 +19,12 @@
 #   detach       port stop/close all, device detach <BDF>: every port is
 #                released; attaching again gives both ports back
 #   bad_devarg   -a <BDF>,bogus=1: the probe fails, one log line names the key
+#   coexist_first  another MANA PMD (OTHER_MANA_PMD: Debian 13's net/mana, or
+#                DPDK's net/mana built from the source tree) loaded with -d
+#                before ours: net_mana still takes the function (it moves the
+#                other driver behind itself), says so once, and forwards
+#   coexist_after  the other MANA PMD loaded after ours (as EAL's autoload
+#                directory is): net_mana takes the function and says so once
 #
 # testpmd runs interactively with its commands written to a FIFO; its stdout
 # is line buffered (stdbuf) so the script can poll the output instead of
@@ -42,15 +48,18 @@ harness_init pci
 # The software device's sysfs tree, in the private work directory.
 ROOT=$W/sys
 
-# start_testpmd <MANA_MODEL_PCI> <-a argument> <testpmd application args...>
+# start_testpmd [--plugin-first|--plugin-after <plugin>] <MANA_MODEL_PCI> <-a argument>
+#               <testpmd application args...>
 start_testpmd() {
-	local model=$1 allow=$2
+	local plugin=() model allow
 
+	case $1 in --plugin-*) plugin=("$1" "$2"); shift 2 ;; esac
+	model=$1 allow=$2
 	shift 2
 	mkdir -p "$ROOT/bus/pci/devices"
 	MANA_MODEL_PCI=$model SYSFS_PCI_DEVICES=$ROOT/bus/pci/devices \
-	testpmd_spawn $((DEADLINE_S * 2 + 30)) --file-prefix "pci_${SCENARIO}_$$" -a "$allow" \
-		-- -i --nb-cores=1 --total-num-mbufs=4096 "$@"
+	testpmd_spawn "${plugin[@]}" $((DEADLINE_S * 2 + 30)) --file-prefix "pci_${SCENARIO}_$$" \
+		-a "$allow" -- -i --nb-cores=1 --total-num-mbufs=4096 "$@"
 }
 
 # summary: runs `show port summary all`; prints "<port> <MAC> <name> <driver>"
@@ -211,7 +220,57 @@ run_bad_devarg() {
 	grep -a "bogus" "$OUT"
 }
 
+# run_coexist first|after: the other MANA PMD loaded before or after ours.
+run_coexist() {
+	local other=${OTHER_MANA_PMD:-} name n said
+
+	if [ -z "$other" ] || [ ! -f "$other" ]; then
+		echo "SKIP: no other MANA PMD to load (OTHER_MANA_PMD='$other')"
+		exit 77
+	fi
+	echo "other MANA PMD: $other"
+	# By bare name from its directory when it is below a world-writable one.
+	name=$other
+	case $other in /tmp/*|/var/tmp/*) name=${other##*/}; PMD_DIR+=:${other%/*} ;; esac
+	start_testpmd "--plugin-$1" "$name" "$MODEL2,wire=pair:1,wire=pair:0" "$BDF" \
+		--forward-mode=io
+	check_ports "$(summary)" \
+		"0 $MAC1 ${BDF}_port1 net_mana_pci" "1 $MAC2 ${BDF}_port2 net_mana_pci"
+	cmd "start tx_first"
+	while :; do
+		cmd_wait "NIC statistics for port 1" "show port stats all" || break
+		sleep 0.3
+		if [ "$(nic RX-packets 0)" -gt 100 ] 2>/dev/null &&
+		   [ "$(nic RX-packets 1)" -gt 100 ] 2>/dev/null; then
+			break
+		fi
+		may_wait "traffic on both ports" || break
+		sleep 0.5
+	done
+	stop_fwd
+	quit_testpmd
+	check "port 0 RX-packets" "$(nic RX-packets 0)" -gt 100
+	check "port 1 RX-packets" "$(nic RX-packets 1)" -gt 100
+	if [ "$1" = first ]; then
+		said="was loaded before net_mana_pci .* and also claims MANA functions: "
+		said+="net_mana_pci takes them"
+	else
+		said="also claims MANA functions: net_mana_pci .*, registered before it, takes them"
+	fi
+	n=$(grep -a -c -E "mana: .*PCI driver [^ ]+ \(.*$said" "$OUT")
+	check "lines saying net_mana_pci takes the function from the other driver" "$n" -eq 1
+	grep -a "also claims MANA functions" "$OUT"
+	check "EAL refused no device" "$(grep -a -c -F "cannot be used" "$OUT")" -eq 0
+	check_no_errors
+}
+
 case "$SCENARIO" in
+coexist_first)
+	run_coexist first
+	;;
+coexist_after)
+	run_coexist after
+	;;
 probe_fwd)
 	run_probe_fwd
 	;;

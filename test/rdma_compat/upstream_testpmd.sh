@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 net_mana authors
 #
-# DPDK 22.11's own net/mana (built unmodified from the Debian DPDK source
-# tree into librte_net_mana_upstream.so) in Debian's dpdk-testpmd, on the
+# DPDK's own net/mana of the installed release (built unmodified from the
+# DPDK source tree into librte_net_mana_upstream.so) in Debian's dpdk-testpmd, on the
 # software MANA device behind the replacement libibverbs/libmana
 # (lib/ibverbs_model). See doc/rdma_core_on_model.md.
 #
@@ -25,7 +25,9 @@
 
 set -u
 mode=$1 plugin=$2 preload=$3 ibvm_dir=$4 work=$5 frames=${6:-1000}
-pmds=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
+# EAL's plugin directory of the installed DPDK (meson passes it).
+pmds=${DPDK_PMD_DIR:?DPDK_PMD_DIR not set}
+abi=${pmds##*/pmds-}
 testpmd=$(command -v dpdk-testpmd || true)
 bdf=7870:00:00.0
 
@@ -35,6 +37,9 @@ fail() { echo "FAIL: $*"; failed=1; }
 [ "$(id -u)" = 0 ] || skip "needs root (mount namespace, EAL)"
 [ -n "$testpmd" ] || skip "dpdk-testpmd not installed (Debian package dpdk-dev)"
 [ -d "$pmds" ] || skip "no $pmds"
+missing=$(LD_LIBRARY_PATH=$ibvm_dir ldd -r "$testpmd" 2>&1 | grep -m1 'undefined symbol')
+[ -z "$missing" ] || skip "$testpmd cannot load with the replacement libibverbs" \
+	"(its rdma-core providers need an ABI the replacement does not carry): $missing"
 unshare -m --propagation private true 2>/dev/null || skip "unshare -m not permitted"
 case $mode in io|csum) ;; *) echo "bad mode $mode"; exit 2;; esac
 
@@ -45,7 +50,7 @@ stats=$work/model_stats.txt
 
 # Plugins testpmd is linked against (it cannot start without them) and the
 # ring mempool driver; everything else in Debian's directory stays out.
-libs="$(ldd "$testpmd" | awk -v d="$pmds" 'index($3, d) == 1 {print $1}' | tr '\n' ' ') librte_mempool_ring.so.23"
+libs="$(ldd "$testpmd" | awk -v d="$pmds" 'index($3, d) == 1 {print $1}' | tr '\n' ' ') librte_mempool_ring.so.${abi%%.*}"
 
 tx_offloads=0x0
 # A full TX ring (the model's engine thread starved on a loaded machine) must

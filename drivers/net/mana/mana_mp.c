@@ -11,7 +11,7 @@
  * DPDK memory: dev->data, the port's mana_priv and the queue structures with
  * their counters. A secondary therefore reads counters and device
  * information directly and asks the primary, over rte_mp IPC (action
- * "net_mana_mp", registered by the primary), for the rest:
+ * "net_mana_pmd_mp", registered by the primary), for the rest:
  *
  *   PORTS       IB ports of the ethdevs of a device (to attach by name)
  *   DEV_STATS   the software device's vPort counters
@@ -36,7 +36,7 @@
 #include "mana_ethdev.h"
 #include "mana_logs.h"
 
-#define MANA_MP_NAME		"net_mana_mp"
+#define MANA_MP_NAME		"net_mana_pmd_mp"	/* not DPDK net/mana's "net_mana_mp" */
 #define MANA_MP_TIMEOUT_S	5
 
 enum mana_mp_type {
@@ -241,7 +241,7 @@ mana_dev_close_secondary(struct rte_eth_dev *dev)
 static const struct eth_dev_ops mana_dev_secondary_ops = {
 	.dev_close = mana_dev_close_secondary,
 	.dev_infos_get = mana_dev_infos_get,
-	.dev_supported_ptypes_get = mana_supported_ptypes,
+	.dev_supported_ptypes_get = mana_compat_supported_ptypes,
 	.link_update = mana_link_update_secondary,
 	.stats_get = mana_stats_get,
 	.stats_reset = mana_stats_reset,

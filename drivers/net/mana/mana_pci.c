@@ -19,7 +19,10 @@
  * from SYSFS_PCI_DEVICES). It is destroyed when the plugin is unloaded.
  */
 
+#define _GNU_SOURCE		/* dladdr */
+
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +150,8 @@ mana_ibdev_matches(struct ibv_device *ibdev, const struct rte_pci_addr *addr)
 	return match;
 }
 
+static void mana_pci_note_later_claimants(void);
+
 static int
 mana_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
 {
@@ -157,6 +162,7 @@ mana_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
 	int i, ret = -ENODEV, socket = pci->device.numa_node;
 
 	RTE_SET_USED(drv);
+	mana_pci_note_later_claimants();
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return mana_mp_secondary_probe(&pci->device);
 	ret = mana_devargs_parse(devargs != NULL ? devargs->args : NULL, MANA_DEVARGS_PCI, &da);
@@ -215,7 +221,110 @@ static struct rte_pci_driver mana_pci_driver = {
 	.drv_flags = RTE_PCI_DRV_INTR_RMV,
 };
 
-RTE_PMD_REGISTER_PCI(net_mana_pci, mana_pci_driver);
+/* ---- other MANA drivers in the process -------------------------------- */
+
+/*
+ * Debian 13 ships DPDK's own net/mana, and EAL loads it into every
+ * application: two drivers then claim the MANA device IDs. The PCI bus
+ * offers a function to its drivers in registration order and the first probe
+ * that succeeds keeps it; a plugin registers when it is loaded, plugins given
+ * with -d before those of the autoload directory, which load in directory
+ * (readdir) order. So that the outcome never hangs on that order, net_mana
+ * moves every driver registered before it that claims a MANA ID behind
+ * itself: in a process that loads net_mana, net_mana takes every MANA
+ * function and the other driver is offered none (doc/user_guide.md,
+ * "Beside Debian's net/mana").
+ *
+ * The bus keeps its drivers in a TAILQ through the public `next` entry at
+ * the start of struct rte_pci_driver, so the driver registered before ours is
+ * the struct at our entry's tqe_prev, unless that address is the list head.
+ * A real entry E satisfies *E->next.tqe_prev == E; the head read as an entry
+ * has tqe_prev = tqh_last, which points to the last entry's NULL tqe_next.
+ * Only the head's own two pointers are ever read as such.
+ */
+#define MANA_PCI_OTHERS_MAX	16
+
+static bool
+mana_pci_claims_mana(const struct rte_pci_driver *drv)
+{
+	const struct rte_pci_id *id;
+
+	for (id = drv->id_table; id != NULL && id->vendor_id != 0; id++)
+		if (id->vendor_id == MANA_PCI_VENDOR_ID &&
+		    (id->device_id == MANA_PCI_DEVICE_VF || id->device_id == MANA_PCI_DEVICE_PF))
+			return true;
+	return false;
+}
+
+static const char *
+mana_pci_driver_file(const struct rte_pci_driver *drv)
+{
+	Dl_info info;
+
+	if (dladdr(drv, &info) == 0 || info.dli_fname == NULL)
+		return "?";
+	return info.dli_fname;
+}
+
+/* Drivers registered before ours that claim a MANA ID, nearest first. */
+static unsigned int
+mana_pci_earlier_claimants(struct rte_pci_driver **out, unsigned int max)
+{
+	struct rte_pci_driver *e = &mana_pci_driver;
+	unsigned int n = 0;
+
+	for (;;) {
+		struct rte_pci_driver *prev = (struct rte_pci_driver *)e->next.tqe_prev;
+
+		if (prev == NULL || *prev->next.tqe_prev != prev)
+			break;		/* not registered, or the list head */
+		if (mana_pci_claims_mana(prev) && n < max)
+			out[n++] = prev;
+		e = prev;
+	}
+	return n;
+}
+
+/* Set once the other MANA drivers were named in the log. */
+static bool mana_pci_others_said;
+
+RTE_INIT(mana_pci_register)
+{
+	struct rte_pci_driver *others[MANA_PCI_OTHERS_MAX];
+	unsigned int i, n;
+
+	mana_pci_driver.driver.name = RTE_STR(net_mana_pci);
+	rte_pci_register(&mana_pci_driver);
+	n = mana_pci_earlier_claimants(others, RTE_DIM(others));
+	for (i = n; i-- > 0; ) {
+		rte_pci_unregister(others[i]);
+		rte_pci_register(others[i]);
+		PMD_INIT_LOG(NOTICE, "PCI driver %s (%s) was loaded before net_mana_pci (%s) "
+			     "and also claims MANA functions: net_mana_pci takes them",
+			     others[i]->driver.name, mana_pci_driver_file(others[i]),
+			     mana_pci_driver_file(&mana_pci_driver));
+	}
+	mana_pci_others_said = n > 0;
+}
+RTE_PMD_EXPORT_NAME(net_mana_pci, __COUNTER__);
+
+/* Those loaded after ours: said once, at the first probe, unless moved. */
+static void
+mana_pci_note_later_claimants(void)
+{
+	struct rte_pci_driver *e;
+
+	if (mana_pci_others_said)
+		return;
+	mana_pci_others_said = true;
+	for (e = mana_pci_driver.next.tqe_next; e != NULL; e = e->next.tqe_next)
+		if (mana_pci_claims_mana(e))
+			PMD_INIT_LOG(NOTICE, "PCI driver %s (%s) also claims MANA functions: "
+				     "net_mana_pci (%s), registered before it, takes them",
+				     e->driver.name, mana_pci_driver_file(e),
+				     mana_pci_driver_file(&mana_pci_driver));
+}
+
 RTE_PMD_REGISTER_PCI_TABLE(net_mana_pci, mana_pci_id_map);
 RTE_PMD_REGISTER_KMOD_DEP(net_mana_pci, "* ib_uverbs & mana_ib");
 RTE_PMD_REGISTER_PARAM_STRING(net_mana_pci, "mac=<xx:xx:xx:xx:xx:xx> tx_cqe_suppress=<0|1>");
