@@ -52,6 +52,50 @@ mana_compat_supported_ptypes(struct rte_eth_dev *dev)
 #endif
 
 /*
+ * Per-queue counters: DPDK 25.11 moved q_ipackets ... q_errors out of struct
+ * rte_eth_stats into struct eth_queue_stats, passed to stats_get as its own
+ * argument (NULL when the caller wants none). mana_stats_fill() writes them
+ * through these pointers, NULL for none.
+ */
+struct mana_queue_counters {
+	uint64_t *ipackets, *ibytes, *errors;	/* [RTE_ETHDEV_QUEUE_STAT_CNTRS] */
+	uint64_t *opackets, *obytes;
+};
+
+/* The port counters, in mana_stats.c. */
+int mana_stats_fill(struct rte_eth_dev *dev, struct rte_eth_stats *stats,
+		    const struct mana_queue_counters *q);
+
+#if RTE_VERSION >= RTE_VERSION_NUM(25, 11, 0, 0)
+static inline int
+mana_compat_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats,
+		      struct eth_queue_stats *qstats)
+{
+	struct mana_queue_counters q = { NULL, NULL, NULL, NULL, NULL };
+
+	if (qstats != NULL) {
+		q.ipackets = qstats->q_ipackets;
+		q.ibytes = qstats->q_ibytes;
+		q.errors = qstats->q_errors;
+		q.opackets = qstats->q_opackets;
+		q.obytes = qstats->q_obytes;
+	}
+	return mana_stats_fill(dev, stats, &q);
+}
+#else
+static inline int
+mana_compat_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats)
+{
+	const struct mana_queue_counters q = {
+		stats->q_ipackets, stats->q_ibytes, stats->q_errors,
+		stats->q_opackets, stats->q_obytes,
+	};
+
+	return mana_stats_fill(dev, stats, &q);
+}
+#endif
+
+/*
  * Telemetry: DPDK 23.03 renamed the unsigned adders *_u64 to *_uint (24.11
  * marks the old names deprecated, 25.11 removes them).
  */

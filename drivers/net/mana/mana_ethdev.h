@@ -327,7 +327,6 @@ uint16_t mana_sysfs_port_mtu(struct ibv_device *ibdev, uint8_t ib_port);
 int mana_sysfs_numa_node(struct ibv_device *ibdev);
 
 /* mana_stats.c */
-int mana_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats);
 int mana_stats_reset(struct rte_eth_dev *dev);
 int mana_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats, unsigned int n);
 int mana_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,

@@ -95,7 +95,8 @@ dev_counters(struct mana_priv *priv, struct mana_model_port_stats *st)
 }
 
 int
-mana_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats)
+mana_stats_fill(struct rte_eth_dev *dev, struct rte_eth_stats *stats,
+		const struct mana_queue_counters *q)
 {
 	struct mana_priv *priv = mana_priv(dev);
 	struct mana_model_port_stats st;
@@ -111,10 +112,10 @@ mana_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats)
 		stats->ibytes += rxq->stats.bytes;
 		stats->ierrors += rxq->stats.errors;
 		stats->rx_nombuf += rxq->stats.nombuf;
-		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			stats->q_ipackets[i] = rxq->stats.packets;
-			stats->q_ibytes[i] = rxq->stats.bytes;
-			stats->q_errors[i] = rxq->stats.errors;
+		if (q->ipackets != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			q->ipackets[i] = rxq->stats.packets;
+			q->ibytes[i] = rxq->stats.bytes;
+			q->errors[i] = rxq->stats.errors;
 		}
 	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
@@ -124,9 +125,9 @@ mana_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats)
 		stats->opackets += txq->stats.packets;
 		stats->obytes += txq->stats.bytes;
 		stats->oerrors += txq->stats.errors;
-		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			stats->q_opackets[i] = txq->stats.packets;
-			stats->q_obytes[i] = txq->stats.bytes;
+		if (q->opackets != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			q->opackets[i] = txq->stats.packets;
+			q->obytes[i] = txq->stats.bytes;
 		}
 	}
 	if (dev_counters(priv, &st))
