@@ -24,6 +24,23 @@
 #error "net_mana supports DPDK 22.11, 24.11 and 25.11 (see meson.build)"
 #endif
 
+/*
+ * RTE_PMD_EXPORT_NAME (the driver name that dpdk-pmdinfo.py reads) lost its
+ * second argument, a counter for a unique symbol, in DPDK 25.07.
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(25, 7, 0, 0)
+#define MANA_PMD_EXPORT_NAME(name)	RTE_PMD_EXPORT_NAME(name)
+#else
+#define MANA_PMD_EXPORT_NAME(name)	RTE_PMD_EXPORT_NAME(name, __COUNTER__)
+#endif
+
+/* rx_queue_count returns int since DPDK 25.11 (a negative errno on error). */
+#if RTE_VERSION >= RTE_VERSION_NUM(25, 11, 0, 0)
+typedef int mana_rx_queue_count_t;
+#else
+typedef uint32_t mana_rx_queue_count_t;
+#endif
+
 /* The supported packet types, in mana_rx.c: the array and its length. */
 const uint32_t *mana_ptype_list(size_t *count);
 

@@ -344,7 +344,7 @@ uint16_t mana_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 int mana_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rx_descriptor_status(void *rxq, uint16_t offset);
-uint32_t mana_rx_queue_count(void *rxq);
+mana_rx_queue_count_t mana_rx_queue_count(void *rxq);
 void mana_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info *qinfo);
 
 /* mana_tx.c */

@@ -306,7 +306,7 @@ RTE_INIT(mana_pci_register)
 	}
 	mana_pci_others_said = n > 0;
 }
-RTE_PMD_EXPORT_NAME(net_mana_pci, __COUNTER__);
+MANA_PMD_EXPORT_NAME(net_mana_pci);
 
 /* Those loaded after ours: said once, at the first probe, unless moved. */
 static void

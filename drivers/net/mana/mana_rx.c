@@ -780,7 +780,7 @@ mana_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
 }
 
 /* Packets ready for rx_burst: the pending coalesced ones plus those of ready CQEs. */
-uint32_t
+mana_rx_queue_count_t
 mana_rx_queue_count(void *q)
 {
 	struct mana_rxq *rxq = q;
