@@ -6,56 +6,104 @@
 #   build       normal build: every suite (meson test)
 #   build-asan  AddressSanitizer + UndefinedBehaviorSanitizer: suites 'unit' and
 #               'component' (the driver on the software device, EAL --no-huge)
-# The last line is "N passed, N failed" (", N skipped" appended when some
-# were skipped), summed over both runs. Exit status 0 only if nothing failed
-# and at least one test passed.
+# then, on Debian 12, the same again in a Debian 13 root (DPDK 24.11,
+# rdma-core 56) that scripts/debian13-root.sh makes with debootstrap.
 #
-# Usage: scripts/run-tests.sh [setup.sh options, e.g. --no-apt]
+# Output: one line per platform, "debian12: N passed, N failed" and
+# "debian13: N passed, N failed, N skipped", then the total "N passed,
+# N failed[, N skipped]" as the last line. Exit status 0 only if nothing
+# failed and at least one test passed.
+#
+# Usage: scripts/run-tests.sh [--no-debian13] [setup.sh options, e.g. --no-apt]
+#   --no-debian13   this platform only (also NET_MANA_DEBIAN13=0)
+# Environment:
+#   NET_MANA_DPDK_SRC           DPDK source tree of this machine's DPDK (setup.sh)
+#   NET_MANA_DEBIAN13_DPDK_SRC  a DPDK 24.11 source tree for the Debian 13 root;
+#                               without one (and with no source package served
+#                               there) the driver and its tests print one SKIP line
+#   NET_MANA_DEBIAN13_ROOT      where the root is made (default .deps/debian13-root)
 
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo" || exit 1
 
-errors=()
+debian13=${NET_MANA_DEBIAN13:-1}
+setup_args=()
+for a in "$@"; do
+	case "$a" in
+	--no-debian13) debian13=0 ;;
+	*) setup_args+=("$a") ;;
+	esac
+done
 
-bash scripts/setup.sh "$@" || {
-	echo "run-tests: scripts/setup.sh failed" >&2
-	echo "0 passed, 1 failed"
-	exit 1
+# debian12, debian13, ...: the platform these tests run on.
+platform() {
+	local ID= VERSION_ID=
+	# shellcheck disable=SC1091
+	. /etc/os-release
+	echo "${ID}${VERSION_ID%%.*}"
 }
+plat=$(platform)
+
+errors=()
+skips=()
+
+if ! bash scripts/setup.sh "${setup_args[@]}"; then
+	echo "run-tests: scripts/setup.sh failed" >&2
+	errors+=("scripts/setup.sh")
+fi
+if [ -f .deps/no-driver ]; then
+	skips+=("driver build and its tests: $(cat .deps/no-driver)")
+fi
 
 # ---- Sanitizer build ----------------------------------------------------
 # b_lundef=false: with sanitizers, shared objects keep undefined references
-# to the runtime.
+# to the runtime. The driver options follow the ones setup.sh chose.
 asan_opts=("-Db_sanitize=address,undefined" -Db_lundef=false)
-if [ -f build-asan/build.ninja ]; then
-	meson setup --reconfigure build-asan "${asan_opts[@]}" || errors+=("configure build-asan")
+asan_suites=(--suite unit)
+if [ -f .deps/no-driver ]; then
+	asan_opts+=(-Ddriver=false)
 else
-	meson setup build-asan "${asan_opts[@]}" || errors+=("configure build-asan")
+	asan_opts+=(-Ddriver=true "-Ddpdk_src=${NET_MANA_DPDK_SRC:-}")
+	asan_suites+=(--suite component)
 fi
-ninja -C build-asan || errors+=("build build-asan")
+if [ ${#errors[@]} -eq 0 ]; then
+	if [ -f build-asan/build.ninja ]; then
+		meson setup --reconfigure build-asan "${asan_opts[@]}" ||
+			errors+=("configure build-asan")
+	else
+		meson setup build-asan "${asan_opts[@]}" || errors+=("configure build-asan")
+	fi
+	ninja -C build-asan || errors+=("build build-asan")
+fi
 
 # ---- Tests --------------------------------------------------------------
 # A run that never starts must not leave an old log to be counted.
 rm -f build/meson-logs/testlog.json build-asan/meson-logs/testlog.json
 
-echo "run-tests: meson test -C build (all suites)"
-meson test -C build --print-errorlogs || true
+if [ ${#errors[@]} -eq 0 ]; then
+	echo "run-tests: meson test -C build (all suites)"
+	meson test -C build --print-errorlogs || true
 
-echo "run-tests: meson test -C build-asan --suite unit --suite component (ASan + UBSan)"
-ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1} \
-UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
-	meson test -C build-asan --suite unit --suite component --print-errorlogs || true
+	echo "run-tests: meson test -C build-asan ${asan_suites[*]} (ASan + UBSan)"
+	ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1} \
+	UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
+		meson test -C build-asan "${asan_suites[@]}" --print-errorlogs || true
+fi
 
-# ---- Summary ------------------------------------------------------------
-python3 - "${errors[@]}" <<'EOF'
+# ---- This platform's counts ------------------------------------------------
+# "passed failed skipped" in .deps/counts-<platform>; the failures are listed.
+mkdir -p .deps
+python3 - "$plat" "${#skips[@]}" "${errors[@]}" <<'PY'
 import json
 import sys
 
+plat, extra_skips, errors = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 runs = [("build", "build/meson-logs/testlog.json"),
         ("build-asan", "build-asan/meson-logs/testlog.json")]
-passed = failed = skipped = 0
+passed = failed = 0
+skipped = extra_skips
 failures = []
 for name, path in runs:
     try:
@@ -77,15 +125,49 @@ for name, path in runs:
             else:       # FAIL, TIMEOUT, ERROR, UNEXPECTEDPASS, ...
                 failed += 1
                 failures.append(f"{name}: {t.get('name', '?')}: {res}")
-for e in sys.argv[1:]:
+for e in errors:
     failures.append(f"step failed: {e}")
+# A step that failed, or a run that left no log, counts as a failed test.
+failed_total = len(failures)
 if failures:
-    print("run-tests: problems:")
+    print(f"run-tests: {plat}: problems:")
     for x in failures:
         print("  " + x)
-line = f"{passed} passed, {failed} failed"
-if skipped:
-    line += f", {skipped} skipped"
-print(line)
-sys.exit(1 if failed or failures or passed == 0 else 0)
-EOF
+with open(f".deps/counts-{plat}", "w", encoding="utf-8") as f:
+    f.write(f"{passed} {failed_total} {skipped}\n")
+PY
+for s in "${skips[@]}"; do
+	echo "SKIP: $plat: $s"
+done
+totals=(".deps/counts-$plat")
+
+# ---- Debian 13 root ----------------------------------------------------------
+if [ "$plat" = debian12 ] && [ "$debian13" = 1 ]; then
+	echo "run-tests: debian13: the same suites in a Debian 13 root (scripts/debian13-root.sh)"
+	rm -f .deps/counts-debian13
+	d13_start=$SECONDS
+	bash scripts/debian13-root.sh --counts .deps/counts-debian13 -- \
+		bash scripts/run-tests.sh --no-debian13 --allow-no-driver
+	rc=$?
+	if [ ! -s .deps/counts-debian13 ]; then
+		echo "run-tests: debian13: the root's run ended with status $rc and no counts"
+		echo "0 1 0" > .deps/counts-debian13
+	fi
+	echo "run-tests: debian13 took $((SECONDS - d13_start)) s"
+	totals+=(.deps/counts-debian13)
+fi
+
+# ---- Summary: one line per platform, then the total ---------------------------
+for c in "${totals[@]}"; do
+	read -r p f s < "$c"
+	name=${c##*/counts-}
+	line="$name: $p passed, $f failed"
+	[ "$s" -eq 0 ] && [ "$name" = debian12 ] || line+=", $s skipped"
+	echo "$line"
+done
+read -r p f s < <(cat "${totals[@]}" | awk '{ p += $1; f += $2; s += $3 }
+	END { print p + 0, f + 0, s + 0 }')
+line="$p passed, $f failed"
+[ "$s" -eq 0 ] || line+=", $s skipped"
+echo "$line"
+[ "$f" -eq 0 ] && [ "$p" -gt 0 ]

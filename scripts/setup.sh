@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 net_mana authors
 #
-# Prepare a Debian 12 machine and build net_mana. Idempotent; run as root.
+# Prepare a Debian 12 (DPDK 22.11) or Debian 13 (DPDK 24.11) machine and
+# build net_mana. Idempotent; run as root.
 #   1. apt: install the packages the build, the tests and scripts/run-main.sh need;
-#   2. fetch the DPDK source package of exactly the installed libdpdk-dev
-#      version into .deps/dpdk-src (the driver-SDK headers Debian does not ship);
+#   2. the DPDK source tree of the installed libdpdk-dev release (the
+#      driver-SDK headers Debian does not ship): NET_MANA_DPDK_SRC if set,
+#      else the source package of exactly the installed version, fetched with
+#      apt-get source into .deps/dpdk-src;
 #   3. meson setup build && ninja -C build.
 #
 # Options:
@@ -13,8 +16,14 @@
 #                also NET_MANA_SKIP_APT=1. The DPDK source is still fetched
 #                with apt-get source if .deps/dpdk-src is missing.
 #   --no-build   stop after step 2.
+#   --allow-no-driver
+#                when no DPDK source tree can be had, print one "SKIP" line
+#                saying why and build only what needs none (-Ddriver=false:
+#                the software device, the replacement libraries, their tests)
+#                instead of failing. The reason is left in .deps/no-driver.
 # Environment:
-#   NET_MANA_DPDK_SRC=<dir>  use this DPDK 22.11 source tree instead of step 2.
+#   NET_MANA_DPDK_SRC=<dir>  use this DPDK source tree (of the installed
+#                            release) instead of apt-get source.
 
 set -euo pipefail
 
@@ -24,9 +33,11 @@ src_dir="$deps/dpdk-src"
 stamp="$src_dir/.net-mana-version"
 skip_apt=${NET_MANA_SKIP_APT:-0}
 do_build=1
+allow_no_driver=0
+no_driver_file="$deps/no-driver"
 
 packages=(
-	# build
+	# build (the same names on Debian 12 and 13)
 	gcc libc6-dev make pkg-config meson ninja-build python3 python3-pyelftools
 	libdpdk-dev dpdk libibverbs-dev ibverbs-providers libnuma-dev libpcap-dev
 	# fetching and unpacking the DPDK source package
@@ -43,7 +54,8 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-apt) skip_apt=1 ;;
 	--no-build) do_build=0 ;;
-	-h|--help) sed -n '2,18p' "${BASH_SOURCE[0]}"; exit 0 ;;
+	--allow-no-driver) allow_no_driver=1 ;;
+	-h|--help) sed -n '2,26p' "${BASH_SOURCE[0]}"; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 	shift
@@ -52,7 +64,7 @@ done
 export DEBIAN_FRONTEND=noninteractive
 
 need_root() {
-	[ "$(id -u)" -eq 0 ] || die "$1 needs root: run as root (e.g. sudo $0)"
+	[ "$(id -u)" -eq 0 ] || die "$1 needs root: run this as root"
 }
 
 # Only what is missing is installed: packages already there are not upgraded.
@@ -147,25 +159,37 @@ add_deb_src() {
 	apt-get update -q || log "warning: apt-get update reported errors"
 }
 
+# Sets $source_error (one line) and returns 1 when the source of the installed
+# version cannot be had; apt's own output goes to .deps/apt-source.log.
 fetch_dpdk_source() {
-	local ver upver tmp
+	local ver upver tmp why alog="$deps/apt-source.log"
 	ver=$(dpdk_version)
 	[ -n "$ver" ] || die "libdpdk-dev is not installed (run without --no-apt)"
 	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$ver" ]; then
 		log "DPDK source $ver already in .deps/dpdk-src"
-		return
+		return 0
 	fi
+	mkdir -p "$deps"
 	if ! have_source_version "$ver"; then
 		log "apt knows no source package dpdk $ver: adding deb-src entries"
 		add_deb_src
-		have_source_version "$ver" ||
-			die "apt has no source package dpdk=$ver even with deb-src entries"
+		if ! have_source_version "$ver"; then
+			source_error="apt has no source package dpdk=$ver (no deb-src entry serves it)"
+			return 1
+		fi
 	fi
-	mkdir -p "$deps"
 	upver=${ver#*:}		# file names carry no epoch
 	log "apt-get source dpdk=$ver"
 	# As root apt warns that the download is unsandboxed: harmless.
-	(cd "$deps" && apt-get source -q --download-only "dpdk=$ver")
+	if ! (cd "$deps" && apt-get source -q --download-only "dpdk=$ver") > "$alog" 2>&1; then
+		# The HTTP status of the first failed file (e.g. "404 Not Found"), else apt's error.
+		why=$(grep -m1 '^E: Failed to fetch' "$alog" | grep -oE ' [0-9]{3} +[A-Za-z][A-Za-z ]*' |
+			head -1 | tr -s ' ' | sed 's/^ //; s/ $//') || true
+		[ -n "$why" ] || why=$(grep -m1 '^E:' "$alog" | cut -c4-) || true
+		source_error="apt-get source dpdk=$ver failed (${why:-see the log}: the mirror does"
+		source_error+=" not serve it; apt's output: .deps/apt-source.log)"
+		return 1
+	fi
 	tmp="$deps/dpdk-src.tmp"
 	rm -rf "$tmp" "$src_dir"
 	dpkg-source -x "$deps/dpdk_$upver.dsc" "$tmp" >/dev/null
@@ -182,12 +206,26 @@ else
 	install_packages
 fi
 
-meson_args=()
+meson_args=(-Ddriver=true)
+rm -f "$no_driver_file"
+source_error=
 if [ -n "${NET_MANA_DPDK_SRC:-}" ]; then
 	[ -d "$NET_MANA_DPDK_SRC" ] || die "NET_MANA_DPDK_SRC=$NET_MANA_DPDK_SRC is not a directory"
 	meson_args+=("-Ddpdk_src=$NET_MANA_DPDK_SRC")
+	log "DPDK source tree: $NET_MANA_DPDK_SRC"
+elif fetch_dpdk_source; then
+	meson_args+=(-Ddpdk_src=)	# the default, .deps/dpdk-src
 else
-	fetch_dpdk_source
+	rel=$(dpdk_version)
+	rel=${rel#*:}
+	rel=${rel%%-*}		# upstream version, e.g. 24.11.8
+	reason="no DPDK $rel source tree: $source_error; pass NET_MANA_DPDK_SRC=<DPDK"
+	reason+=" ${rel%.*} source tree> (doc/user_guide.md, 'DPDK source tree')"
+	[ "$allow_no_driver" = 1 ] || die "$reason"
+	log "building without the driver (--allow-no-driver): $reason"
+	mkdir -p "$deps"
+	echo "$reason" > "$no_driver_file"
+	meson_args=(-Ddriver=false)
 fi
 
 [ "$do_build" = 1 ] || exit 0
