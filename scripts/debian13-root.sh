@@ -11,7 +11,8 @@
 #      archive this machine's own apt configuration names; its apt sources are
 #      that archive (trixie, trixie-updates) and, when this machine has one,
 #      its security archive (trixie-security). Made once, then reused.
-#   2. /proc, /sys, /dev, /dev/pts and /dev/shm are mounted into it, and with
+#   2. The root is bound onto itself (so that "/" is a mount point inside),
+#      /proc, /sys, /dev, /dev/pts and /dev/shm are mounted into it, and with
 #      NET_MANA_DEBIAN13_DPDK_SRC=<DPDK 24.11 tree> that tree, read-only, at
 #      /opt/dpdk-src (given to the command as NET_MANA_DPDK_SRC). Every mount
 #      is undone on exit, whatever the command's result.
@@ -159,6 +160,10 @@ cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 
 # ---- 2. Mounts ----------------------------------------------------------------------
 
+# The root bound onto itself first: inside, "/" is then a mount point, as
+# unshare -m (the tests' private mount namespaces) needs.
+mount --bind "$root" "$root"
+mounted+=("$root")
 mkdir -p "$root/proc"
 mount -t proc proc "$root/proc"
 mounted+=("$root/proc")

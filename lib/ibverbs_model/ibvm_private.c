@@ -9,7 +9,8 @@
  *   (kernel command marshalling, context construction). The replacement has
  *   no kernel and loads no provider: every command answers EOPNOTSUPP, a
  *   provider that registers itself is ignored. Debian's libmlx4/libmlx5,
- *   which DPDK's mlx PMDs and dpdk-testpmd pull in, bind to these.
+ *   which DPDK's mlx PMDs and dpdk-testpmd pull in, bind to these; rdma-core
+ *   56's libmlx5 (Debian 13) also to ibv_cmd_create_cq_ex2, which 56 added.
  * - The IBVERBS_1.0 entry points, which take libibverbs 1.0's structure
  *   layouts (struct ibv_context_1_0 ...). A model context never has that
  *   layout, so they answer EOPNOTSUPP (NULL + errno, or -1/EOPNOTSUPP).
@@ -64,6 +65,7 @@ IBVM_INT_ENOTSUP(ibv_cmd_create_ah)
 IBVM_INT_ENOTSUP(ibv_cmd_create_counters)
 IBVM_INT_ENOTSUP(ibv_cmd_create_cq)
 IBVM_INT_ENOTSUP(ibv_cmd_create_cq_ex)
+IBVM_INT_ENOTSUP(ibv_cmd_create_cq_ex2)	/* rdma-core 56 */
 IBVM_INT_ENOTSUP(ibv_cmd_create_flow)
 IBVM_INT_ENOTSUP(ibv_cmd_create_flow_action_esp)
 IBVM_INT_ENOTSUP(ibv_cmd_create_qp)

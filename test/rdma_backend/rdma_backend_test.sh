@@ -16,7 +16,8 @@
 # Scenarios:
 #   symbols            the replacement exports no default-version mana_model_*
 #                      symbol the plugin also exports (they would interpose on
-#                      the plugin's own model and bypass rdma-core)
+#                      the plugin's own model and bypass rdma-core), and every
+#                      symbol and version the installed rdma-core exports
 #   pci_io_shared      -a <BDF>, io forwarding, hardware-like shared doorbell page
 #   pci_csum_queue     -a <BDF>, csum forwarding (IP/UDP/TCP offloads), per-object pages
 #   vdev_io_queue      --vdev net_mana0,ibdev=<name>, io, per-object pages
@@ -80,6 +81,21 @@ run_symbols() {
 	n=$(objdump -T "$IBVM_DIR/libmana.so.1" |
 		grep -c -E ' MANA_1\.0 +manadv_(init_obj|set_context_attr)$')
 	check "libmana.so.1 manadv exports at MANA_1.0" "$n" -eq 2
+	# The installed rdma-core's ABI (44 on Debian 12, 56 on Debian 13): every
+	# symbol and version its libibverbs.so.1 and libmana.so.1 export, the
+	# replacement exports too, or binaries linked against it fail to load.
+	local sysdir missing r
+	sysdir=$(pkg-config --variable=libdir libibverbs)
+	for r in libibverbs.so.1 libmana.so.1; do
+		if [ ! -f "$sysdir/$r" ]; then
+			fail "no installed $sysdir/$r to compare with"
+			continue
+		fi
+		missing=$(comm -23 <(dynsyms "$sysdir/$r" | sort -u) \
+				   <(dynsyms "$IBVM_DIR/$r" | sort -u) | tr '\n' ' ')
+		check_str "$r: symbols of the installed rdma-core the replacement lacks" \
+			"$missing" ""
+	done
 }
 
 # ---- testpmd -------------------------------------------------------------
