@@ -51,6 +51,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_udp.h>
+#include <rte_version.h>
 
 #include <valgrind/callgrind.h>
 
@@ -357,7 +358,7 @@ prime_port(uint16_t port)
 /*
  * callgrind: wait until a full burst is ready, so that empty polls are not
  * counted. The queue's descriptor count tells, or else (a PMD without
- * rx_queue_count, such as 22.11's net/mana) the device's delivered-frame
+ * rx_queue_count, such as DPDK's own net/mana) the device's delivered-frame
  * counter against what this port has received so far (one queue, one model).
  */
 static void
@@ -533,7 +534,7 @@ static void
 lookup_model(void)
 {
 	/*
-	 * Our PMD, or the replacement libibverbs under 22.11's net/mana, which
+	 * Our PMD, or the replacement libibverbs under DPDK's own net/mana, which
 	 * exports the model API only as hidden MANA_MODEL_PRIVATE versions.
 	 */
 	void *h = dlopen("librte_net_mana.so", RTLD_NOW | RTLD_NOLOAD);
@@ -628,6 +629,18 @@ model_report(const struct model_snap *a, const struct model_snap *b)
 	}
 }
 
+/*
+ * The DPDK release this process runs on ("24.11.8"), from EAL itself: every
+ * figure names the DPDK it was measured with, whatever the build claims.
+ */
+static const char *
+dpdk_release(void)
+{
+	const char *v = rte_version();
+
+	return strncmp(v, "DPDK ", 5) == 0 ? v + 5 : v;
+}
+
 static void
 report(double elapsed)
 {
@@ -661,13 +674,13 @@ report(double elapsed)
 	       " sent=%" PRIu64 " busy=%" PRIu64 " idle=%" PRIu64 " outliers=%" PRIu64
 	       " avg_burst=%.1f"
 	       " cyc_rx=%.1f cyc_tx=%.1f cyc_pkt=%.1f mpps=%.3f seconds=%.2f"
-	       " tsc_mhz=%.0f tsc_overhead=%" PRIu64 "\n",
+	       " tsc_mhz=%.0f tsc_overhead=%" PRIu64 " dpdk=%s\n",
 	       opt.label ? opt.label : "-", opt.burst, opt.frame_len, opt.nb_queues,
 	       nb_workers, pkts, sent, busy, idle, outl, busy ? (double)pkts / busy : 0.0,
 	       cp ? (double)rxc / cp : 0.0, cp ? (double)txc / cp : 0.0,
 	       cp ? (double)(rxc + txc) / cp : 0.0,
 	       elapsed > 0 ? sent / elapsed / 1e6 : 0.0, elapsed,
-	       rte_get_tsc_hz() / 1e6, tsc_overhead);
+	       rte_get_tsc_hz() / 1e6, tsc_overhead, dpdk_release());
 }
 
 static int

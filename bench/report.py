@@ -5,7 +5,9 @@
 
 usage: report.py <raw.txt> <out dir>
 Writes <out>/results.md and <out>/chart.png (standard library only: the PNG
-is drawn pixel by pixel and compressed with zlib).
+is drawn pixel by pixel and compressed with zlib). Every title and table names
+the DPDK release of the run (raw.txt's PLATFORM line); a row run.sh could not
+measure says "not measured: <reason>" (its NOTMEASURED lines).
 """
 import os
 import re
@@ -37,15 +39,40 @@ class Raw:
         self.pending = {}  # label -> TASK lines printed before their RESULT
         self.notes = []
         self.failed = []
+        self.not_measured = {}  # (section, tag) -> reason
+        self.result_dpdk = set()  # the DPDK releases fwd_bench reported running on
         with open(path) as f:
             for line in f:
                 self.add(line.rstrip('\n'))
+        self.dpdk = self.meta.get('dpdk', '?')
+        # "DPDK 24.11" for short labels (the chart), the full version elsewhere
+        self.branch = '.'.join(self.dpdk.split('.')[:2])
+
+    def why(self, section, tag):
+        """'not measured: <reason>' or 'failed to run' for a row without figures."""
+        if (section, tag) in self.not_measured:
+            return 'not measured: ' + self.not_measured[(section, tag)]
+        failed_tag = {'fwd': tag, 'l3fwd': 'l3fwd'}.get(section, section + '_' + tag)
+        if failed_tag in self.failed:
+            return 'failed to run (see raw.txt)'
+        only = self.meta.get('only')
+        if only and section not in only.split(','):
+            return 'not measured: section %s not run (run.sh --only %s)' % (section, only)
+        return 'not measured: not in this run (no line in raw.txt)'
+
+    def section_notes(self, section, tags=None):
+        """The not-measured lines of a section, as markdown list items."""
+        return ['- %s: %s' % (t, r)
+                for (sec, t), r in sorted(self.not_measured.items())
+                if sec == section and (tags is None or t in tags)]
 
     def add(self, line):
         first = line.split(' ', 1)[0]
         d = kv(line)
-        if first in ('MACHINE', 'VERSIONS', 'MODE'):
+        if first in ('PLATFORM', 'MACHINE', 'VERSIONS', 'MODE'):
             self.meta.update(d)
+        elif first == 'NOTMEASURED':
+            self.not_measured[(d.get('section', '?'), d.get('tag', '?'))] = d.get('reason', '?')
         elif first == 'NOTE':
             self.notes.append(line[5:])
         elif first == 'FAILED':
@@ -64,6 +91,8 @@ class Raw:
         elif first in ('fwd', 'rss'):
             label = line.split()[1]
             if ' RESULT ' in line:
+                if 'dpdk' in d:
+                    self.result_dpdk.add(d['dpdk'])
                 d['model'] = []
                 d['tasks'] = self.pending.pop(label, [])
                 self.fwd[label] = d
@@ -103,9 +132,11 @@ def engine_ns(r):
     return num(m, 'ns_per_frame')
 
 
-PEERS = [('null', 'net_null (floor)'), ('ring', 'net_ring pair'), ('memif', 'net_memif pair'),
-         ('upstream', 'DPDK 22.11 net/mana (model)'), ('mana', 'net_mana (this PMD)'),
-         ('mana_ff', 'net_mana + MBUF_FAST_FREE')]
+def peers(raw):
+    """(tag, name) of the port pairs compared; DPDK's own net/mana is the run's release."""
+    return [('null', 'net_null (floor)'), ('ring', 'net_ring pair'),
+            ('memif', 'net_memif pair'), ('upstream', 'DPDK %s net/mana (model)' % raw.dpdk),
+            ('mana', 'net_mana (this PMD)'), ('mana_ff', 'net_mana + MBUF_FAST_FREE')]
 
 
 def peer_table(raw, out):
@@ -114,20 +145,22 @@ def peer_table(raw, out):
     out.append('| port pair | cycles/pkt rx | tx | rx+tx | avg burst | Mpps | '
                'instr/pkt rx | tx | rx+tx | net_mana cycles ratio | net_mana instr ratio |')
     out.append('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
-    for tag, name in PEERS:
+    for tag, name in peers(raw):
         r = raw.fwd.get(tag)
         irx, itx, itot = ir_pkt(raw.cg.get(tag))
-        if r is None and tag not in raw.cg:
-            out.append('| %s | not run%s | | | | | | | | | |' % (
-                name, ' (' + '; '.join(n for n in raw.notes if tag in n) + ')'
-                if any(tag in n for n in raw.notes) else ''))
-            continue
-        c = num(r, 'cyc_pkt') if r else None
-        out.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
-            name, fmt(num(r, 'cyc_rx') if r else None), fmt(num(r, 'cyc_tx') if r else None),
-            fmt(c), fmt(num(r, 'avg_burst') if r else None),
-            fmt(num(r, 'mpps') if r else None, 3), fmt(irx), fmt(itx), fmt(itot),
-            fmt(ratio(mana_c, c), 2), fmt(ratio(mana_i, itot), 2)))
+        if r is None:
+            cyc = [raw.why('fwd', tag), '', '', '', '']
+        else:
+            cyc = [fmt(num(r, 'cyc_rx')), fmt(num(r, 'cyc_tx')), fmt(num(r, 'cyc_pkt')),
+                   fmt(num(r, 'avg_burst')), fmt(num(r, 'mpps'), 3)]
+        if itot is None:
+            ins = [raw.why('cg', tag), '', '']
+        else:
+            ins = [fmt(irx), fmt(itx), fmt(itot)]
+        out.append('| %s | %s | %s | %s |' % (
+            name, ' | '.join(cyc), ' | '.join(ins),
+            ' | '.join((fmt(ratio(mana_c, num(r, 'cyc_pkt') if r else None), 2),
+                        fmt(ratio(mana_i, itot), 2)))))
 
 
 def tpmd_cyc(raw, tag):
@@ -139,26 +172,36 @@ def tpmd_cyc(raw, tag):
 
 
 def target_rows(raw):
-    """(text, measured, limit, met) for each target of issue 6."""
+    """(text, measured, limit, met) for each target of issue 6; a figure that
+    could not be measured is the reason instead (a str)."""
     rows = []
     mana = ir_pkt(raw.cg.get('mana'))[2]
     mana_ff = ir_pkt(raw.cg.get('mana_ff'))[2]
     null = ir_pkt(raw.cg.get('null'))[2]
     up = ir_pkt(raw.cg.get('upstream'))[2]
 
+    def cg_or_why(tag, v):
+        return raw.why('cg', tag) if v is None else v
+
     def row(text, meas, limit):
-        met = None if meas is None or limit is None else meas <= limit
+        met = None if not isinstance(meas, float) or not isinstance(limit, float) \
+            else meas <= limit
         rows.append((text, meas, limit, met))
 
-    row('instr/pkt (rx+tx) <= 0.5 x DPDK 22.11 net/mana', mana, up * 0.5 if up else None)
-    row('instr/pkt (rx+tx) <= 1.5 x net_null', mana, null * 1.5 if null else None)
-    row('instr/pkt with MBUF_FAST_FREE <= net_null', mana_ff, null)
+    row('instr/pkt (rx+tx) <= 0.5 x DPDK %s net/mana' % raw.dpdk, cg_or_why('mana', mana),
+        up * 0.5 if up else cg_or_why('upstream', up))
+    row('instr/pkt (rx+tx) <= 1.5 x net_null', cg_or_why('mana', mana),
+        null * 1.5 if null else cg_or_why('null', null))
+    row('instr/pkt with MBUF_FAST_FREE <= net_null', cg_or_why('mana_ff', mana_ff),
+        cg_or_why('null', null))
     tm = tpmd_cyc(raw, 'mana')
     tn = tpmd_cyc(raw, 'null')
     tmf = tpmd_cyc(raw, 'memif')
-    row('testpmd io cycles/pkt <= 2 x net_null', tm, tn * 2 if tn else None)
-    if tmf is not None:
-        row('testpmd io cycles/pkt < net_memif', tm, tmf)
+    row('testpmd io cycles/pkt <= 2 x net_null', tpmd_or_why(raw, 'mana', tm),
+        tn * 2 if tn else tpmd_or_why(raw, 'null', tn))
+    if tmf is not None or 'memif' not in raw.tpmd:
+        row('testpmd io cycles/pkt < net_memif', tpmd_or_why(raw, 'mana', tm),
+            tpmd_or_why(raw, 'memif', tmf))
     else:
         # testpmd's memif pair stalls after its tx_first bursts: the harness's
         # figures (same TSC method) stand in, said so in the row.
@@ -166,6 +209,14 @@ def target_rows(raw):
             'fwd_bench cycles/pkt of both instead)', num(raw.fwd.get('mana', {}), 'cyc_pkt'),
             num(raw.fwd.get('memif', {}), 'cyc_pkt'))
     return rows
+
+
+def tpmd_or_why(raw, tag, v):
+    if v is not None:
+        return v
+    if tag in raw.tpmd:
+        return 'stalled (%s packets)' % raw.tpmd[tag].get('pkts', '?')
+    return raw.why('testpmd', tag)
 
 
 def why_not_met(raw):
@@ -219,16 +270,25 @@ def callgrind_breakdown(path, pkts, top=18):
     return total, rows
 
 
+def section_tail(raw, section, what):
+    """Below a table of variable rows: what was left out of it, and why."""
+    notes = raw.section_notes(section)
+    if notes:
+        return ['', 'Not measured here:', ''] + notes
+    return []
+
+
 def md(raw, outdir):
     m = raw.meta
-    out = ['# net_mana forwarding benchmark', '',
-           'Generated by `bench/run.sh%s` on %s.' % (' --short' if m.get('short') == '1' else '',
-                                                   m.get('date', '?')), '',
+    dv = raw.dpdk
+    out = ['# net_mana forwarding benchmark: DPDK %s, %s' % (dv, m.get('os', 'OS unknown')), '',
+           'Generated by `bench/run.sh%s` on %s. Every figure below was measured with DPDK %s.'
+           % (' --short' if m.get('short') == '1' else '', m.get('date', '?'), dv), '',
            '- machine: %s, %s CPUs, load average at start %s (shared machine: compare '
            'ratios within this run)' % (m.get('cpu', '?'), m.get('ncpu', '?'), m.get('load', '?')),
-           '- DPDK %s (Debian), %s, %s, net_mana build type %s' % (
-               m.get('dpdk', '?'), m.get('gcc', '?'), m.get('valgrind', '?'),
-               m.get('buildtype', '?')),
+           '- DPDK %s (%s; EAL plugins from %s), %s, %s, net_mana build type %s' % (
+               dv, m.get('os', '?'), m.get('pmd_dir', '?'), m.get('gcc', '?'),
+               m.get('valgrind', '?'), m.get('buildtype', '?')),
            '- forwarding lcore on CPU 0; the software device\'s engine thread on CPU %s; '
            '--no-huge; 64-byte UDP frames from the `gen` wire (lossless: one frame per posted '
            'RX WQE), burst 32 unless stated' % m.get('engine_cpu', '?'),
@@ -237,19 +297,24 @@ def md(raw, outdir):
            'instructions: callgrind, %s frames after a warm-up, only inside rx_burst/tx_burst '
            '(the harness polls only when a full burst is ready, so empty polls are not '
            'counted)' % m.get('cg_frames', '?'), '']
+    other = sorted(raw.result_dpdk - {dv})
+    if other:
+        out += ['**Warning:** fwd_bench reported running on DPDK %s, not %s: the build and '
+                'the installed DPDK differ.' % (', '.join(other), dv), '']
     if raw.failed:
         out += ['**Failed to run:** ' + ', '.join(raw.failed), '']
 
-    out += ['## Targets (issue 6)', '', '| target | measured | limit | |', '|---|---:|---:|---|']
+    out += ['## Targets (issue 6), DPDK %s' % dv, '', '| target | measured | limit | |',
+            '|---|---:|---:|---|']
     for text, meas, limit, met in target_rows(raw):
         out.append('| %s | %s | %s | %s |' % (text, fmt(meas), fmt(limit),
                                              'n/a' if met is None else
                                              ('met' if met else '**not met**')))
     out += why_not_met(raw)
-    out += ['', '## Driver cost per packet, side by side (64 B, burst 32)', '']
+    out += ['', '## Driver cost per packet, side by side (64 B, burst 32), DPDK %s' % dv, '']
     peer_table(raw, out)
 
-    out += ['', '## Frame sizes', '',
+    out += ['', '## Frame sizes, DPDK %s' % dv, '',
             'Mpps counts what tx_burst accepted; "on the wire" is the device\'s own count of '
             'frames it transmitted (model tx_frames), which tells TX error completions apart.', '',
             '| port pair | frame | cycles/pkt | avg burst | Mpps | Gbit/s | instr/pkt | '
@@ -269,9 +334,10 @@ def md(raw, outdir):
             label.split('_')[0], ln, fmt(num(r, 'cyc_pkt')), fmt(num(r, 'avg_burst')),
             fmt(mpps, 3), fmt(mpps * ln * 8 / 1e3 if mpps else None, 2),
             fmt(ir_pkt(cgt)[2]), fmt(engine_ns(r)), wire))
+    out += section_tail(raw, 'sizes', 'frame-size rows')
 
-    out += ['', '## Burst sizes (64 B)', '', '| port pair | burst | cycles/pkt rx+tx | '
-            'avg burst | Mpps | instr/pkt |', '|---|---:|---:|---:|---:|---:|']
+    out += ['', '## Burst sizes (64 B), DPDK %s' % dv, '', '| port pair | burst | '
+            'cycles/pkt rx+tx | avg burst | Mpps | instr/pkt |', '|---|---:|---:|---:|---:|---:|']
     bl = [x for x in raw.fwd if re.match(r'\w+_burst\d+$', x)] + ['mana']
     for label in sorted(set(bl), key=lambda x: (x.split('_')[0], num(raw.fwd.get(x, {}), 'burst', 0))):
         r = raw.fwd.get(label)
@@ -280,8 +346,10 @@ def md(raw, outdir):
         out.append('| %s | %d | %s | %s | %s | %s |' % (
             label.split('_')[0], num(r, 'burst'), fmt(num(r, 'cyc_pkt')),
             fmt(num(r, 'avg_burst')), fmt(num(r, 'mpps'), 3), fmt(ir_pkt(raw.cg.get(label))[2])))
+    out += section_tail(raw, 'bursts', 'burst-size rows')
 
-    out += ['', '## RSS scaling (net_mana, 64 flows, engine on CPU %s)' % m.get('engine_cpu'), '',
+    out += ['', '## RSS scaling (net_mana, 64 flows, engine on CPU %s), DPDK %s' % (
+        m.get('engine_cpu'), dv), '',
             '| queues | lcores | Mpps | cycles/pkt (all) | per queue: cycles/pkt, Mpps | '
             'engine ns/frame | engine CPU share |', '|---:|---:|---:|---:|---|---:|---:|']
     for label in sorted((x for x in raw.fwd if x.startswith('rss_q')), key=lambda x: int(x[5:])):
@@ -299,28 +367,35 @@ def md(raw, outdir):
         out.append('| %d | %d | %s | %s | %s | %s | %s |' % (
             num(r, 'queues'), num(r, 'lcores'), fmt(num(r, 'mpps'), 3), fmt(num(r, 'cyc_pkt')),
             pq, fmt(engine_ns(r)), fmt(share, 2)))
+    out += section_tail(raw, 'rss', 'RSS rows')
 
-    out += ['', '## testpmd io forwarding (`--record-core-cycles`, 64 B, burst 32) and l3fwd', '',
+    out += ['', '## testpmd io forwarding (`--record-core-cycles`, 64 B, burst 32) and l3fwd, '
+            'DPDK %s' % dv, '',
+            'Debian\'s dpdk-testpmd with net_mana loaded as a plugin; DPDK\'s own net/mana is '
+            'measured in fwd_bench only.', '',
             '| port pair | testpmd cycles/pkt | io packets | net_mana ratio |',
             '|---|---:|---:|---:|']
     tm = tpmd_cyc(raw, 'mana')
-    for tag, name in PEERS:
+    for tag, name in peers(raw):
+        if tag in ('upstream', 'mana_ff'):
+            continue  # not a testpmd case
         t = raw.tpmd.get(tag)
         if t is None:
+            out.append('| %s | %s | | |' % (name, raw.why('testpmd', tag)))
             continue
         c = tpmd_cyc(raw, tag)
         out.append('| %s | %s | %s | %s |' % (
             name, fmt(c) if c is not None else 'stalled (%s cycles/pkt)' % t.get('cyc_pkt'),
             t.get('pkts', '?'), fmt(ratio(tm, c), 2)))
     if raw.l3fwd:
-        out += ['', 'l3fwd (LPM) on the two net_mana vPorts, one lcore: **%s Mpps** '
+        out += ['', 'l3fwd (LPM) on the two net_mana vPorts, one lcore, DPDK %s: **%s Mpps** '
                 '(%s packets in %s s, from the telemetry socket).' % (
-                    raw.l3fwd.get('mpps'), raw.l3fwd.get('opackets'), raw.l3fwd.get('seconds'))]
+                    dv, raw.l3fwd.get('mpps'), raw.l3fwd.get('opackets'),
+                    raw.l3fwd.get('seconds'))]
     else:
-        out += ['', 'l3fwd: not run (%s).' % ('; '.join(n for n in raw.notes if 'l3fwd' in n)
-                                             or 'failed')]
+        out += ['', 'l3fwd, DPDK %s: %s.' % (dv, raw.why('l3fwd', 'l3fwd_lpm'))]
 
-    out += ['', '## The device apart from the driver: model engine cost', '',
+    out += ['', '## The device apart from the driver: model engine cost, DPDK %s' % dv, '',
             '| run | engine ns/frame | frames (rx+tx) | engine CPU s | busy passes / passes |',
             '|---|---:|---:|---:|---:|']
     for label, r in raw.fwd.items():
@@ -331,11 +406,14 @@ def md(raw, outdir):
 
     for tag in ('mana', 'mana_ff', 'upstream'):
         c = raw.cg.get(tag)
+        title = '## callgrind: where %s\'s instructions per packet go (self cost), DPDK %s' % (
+            tag, dv)
         if c is None:
+            out += ['', title, '', raw.why('cg', tag) + '.']
             continue
         total, rows = callgrind_breakdown(os.path.join(outdir, 'callgrind_%s.txt' % tag),
                                           num(c, 'pkts'))
-        out += ['', '## callgrind: where %s\'s instructions per packet go (self cost)' % tag, '',
+        out += ['', title, '',
                 'Total %s instr/pkt (rx %s, tx %s); functions inlined into a caller are '
                 'shown under the source file they come from.' % (
                     fmt(total), fmt(ir_pkt(c)[0]), fmt(ir_pkt(c)[1])), '',
@@ -402,25 +480,32 @@ def chart(raw, path):
     groups = [('INSTRUCTIONS/PKT RX+TX (CALLGRIND)', lambda t: ir_pkt(raw.cg.get(t))[2]),
               ('CYCLES/PKT RX+TX (TSC, BUSY)', lambda t: num(raw.fwd.get(t, {}), 'cyc_pkt')),
               ('TESTPMD CYCLES/PKT (STALLED RUNS LEFT OUT)', lambda t: tpmd_cyc(raw, t))]
-    names = {'null': 'NULL', 'ring': 'RING', 'memif': 'MEMIF', 'upstream': '22.11 MANA',
+    names = {'null': 'NULL', 'ring': 'RING', 'memif': 'MEMIF', 'upstream': 'DPDK %s MANA' % raw.branch,
              'mana': 'NET_MANA', 'mana_ff': 'MANA FASTFREE'}
     colors = {'null': (120, 120, 120), 'ring': (90, 150, 200), 'memif': (80, 180, 120),
               'upstream': (220, 140, 40), 'mana': (200, 40, 40), 'mana_ff': (150, 30, 110)}
     w, gh = 900, 190
     cv = Canvas(w, 40 + gh * len(groups))
-    cv.text(10, 10, 'NET_MANA IO-FORWARD COST, 64 B, BURST 32 (ONE RUN)', scale=3)
+    cv.text(10, 10, 'NET_MANA IO-FORWARD COST, 64 B, BURST 32, DPDK %s (ONE RUN)' % raw.dpdk,
+            scale=3)
     for gi, (title, get) in enumerate(groups):
         top = 45 + gi * gh
         cv.text(10, top, title)
-        vals = [(t, get(t)) for t, _ in PEERS]
-        vals = [(t, v) for t, v in vals if v is not None]
-        if not vals:
+        vals = [(t, get(t)) for t, _ in peers(raw)]
+        if gi == 2:
+            vals = [(t, v) for t, v in vals if t not in ('upstream', 'mana_ff')]
+        measured = [v for _, v in vals if v is not None]
+        if not measured:
             cv.text(20, top + 30, 'NOT MEASURED')
             continue
-        vmax = max(v for _, v in vals) or 1
+        vmax = max(measured) or 1
         for i, (t, v) in enumerate(vals):
             y = top + 20 + i * 26
             cv.text(10, y + 4, names[t])
+            if v is None:
+                stalled = gi == 2 and t in raw.tpmd
+                cv.text(148, y + 4, 'STALLED' if stalled else 'NOT MEASURED', (120, 120, 120))
+                continue
             bw = int((w - 260) * v / vmax)
             cv.rect(140, y, 140 + max(bw, 1), y + 20, colors[t])
             cv.text(148 + bw, y + 4, fmt(v))
@@ -435,9 +520,12 @@ def main():
         f.write('\n'.join(text) + '\n')
     chart(raw, os.path.join(outdir, 'chart.png'))
     # The targets on stdout as well (CI logs).
+    print('DPDK %s, %s' % (raw.dpdk, raw.meta.get('os', '?')))
     for t, meas, limit, met in target_rows(raw):
+        why = [v for v in (meas, limit) if isinstance(v, str)]
         print('TARGET %-50s measured %-8s limit %-8s %s' % (
-            t, fmt(meas), fmt(limit), 'n/a' if met is None else ('met' if met else 'NOT MET')))
+            t, fmt(meas) if not why else '-', fmt(limit) if not why else '-',
+            why[0] if why else ('met' if met else 'NOT MET')))
 
 
 if __name__ == '__main__':

@@ -3,8 +3,10 @@
 # Copyright(c) 2026 net_mana authors
 #
 # The driver's speed, measured side by side with DPDK's net_null, net_ring,
-# net_memif and DPDK 22.11's own net/mana, in one run (the machine may be
-# shared: compare the ratios of one run, not figures across runs).
+# net_memif and the installed DPDK release's own net/mana, in one run (the
+# machine may be shared: compare the ratios of one run, not figures across
+# runs). Runs on DPDK 22.11 (Debian 12) and 24.11 (Debian 13); every figure
+# names the DPDK release it was measured with.
 #
 # usage: bench/run.sh [--short] [--build DIR] [--out DIR]
 #   --short   CI mode: fewer configs, shorter runs (< ~2 min); figures are
@@ -16,9 +18,16 @@
 #   --out     results directory (default bench/results, or
 #             <build>/bench-results-short with --short)
 #
-# Writes <out>/raw.txt (every measured line), <out>/results.md (tables,
-# targets met / not met) and <out>/chart.png.
-# Exit status: 0 when every benchmark ran; 1 when the harness itself failed.
+# Writes <out>/raw.txt (every measured line, after a PLATFORM line naming the
+# DPDK release and the OS), <out>/results.md (tables, targets met / not met)
+# and <out>/chart.png. What cannot run here is recorded as NOTMEASURED with
+# the reason, and the tables say "not measured: <reason>".
+#
+# The DPDK release and EAL's plugin directory come from the environment when
+# meson test runs this (DPDK_VERSION, DPDK_PMD_DIR: bench/meson.build), else
+# from the build's own libdpdk dependency (meson-info), else from pkg-config.
+# Exit status: 0 when every benchmark that can run here ran; 1 when one failed
+# or the harness itself did.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,7 +42,7 @@ while [ $# -gt 0 ]; do
 	--build) build=$2; shift ;;
 	--out) out=$2; shift ;;
 	--only) only=,$2,; shift ;;
-	-h|--help) sed -n '5,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '5,33p' "$0"; exit 0 ;;
 	*) echo "unknown option $1"; exit 2 ;;
 	esac
 	shift
@@ -43,34 +52,108 @@ done
 if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" "$src" > /dev/null || exit 1
 fi
+# Regenerated first, so that meson-info describes the current meson files.
+ninja -C "$build" build.ninja > "$build/bench-ninja.log" 2>&1 ||
+	{ tail -20 "$build/bench-ninja.log"; exit 1; }
+build=$(cd "$build" && pwd)
+
+# From the build's meson-info: the libdpdk it was configured with (version,
+# compile flags) and the files of the targets measured here, whatever their
+# names (the replacement libibverbs carries the rdma-core version it mimics).
+# Prints shell assignments; a target this build has not is left empty.
+build_info() {
+	python3 - "$build" <<'PY'
+import json, os, shlex, sys
+info = os.path.join(sys.argv[1], 'meson-info')
+def load(name):
+    with open(os.path.join(info, name)) as f:
+        return json.load(f)
+srcdir = load('meson-info.json')['directories']['source']
+want = {('bench', 'fwd_bench'): 'bench',
+        ('drivers/net/mana', 'rte_net_mana'): 'plugin',
+        ('test/rdma_compat', 'rte_net_mana_upstream'): 'up_plugin',
+        ('test/rdma_compat', 'mana_queue_state_preload'): 'up_preload',
+        ('lib/ibverbs_model', 'ibverbs'): 'ibvm_lib',
+        ('lib/ibverbs_model', 'mana'): 'ibvm_mana',
+        ('examples', 'dpdk-l3fwd'): 'l3fwd'}
+vals = {v: '' for v in want.values()}
+for t in load('intro-targets.json'):
+    d = os.path.relpath(os.path.dirname(t['defined_in']), srcdir)
+    if (d, t['name']) in want and t['filename']:
+        vals[want[(d, t['name'])]] = t['filename'][0]
+vals['b_dpdk_version'] = vals['b_dpdk_cflags'] = ''
+for d in load('intro-dependencies.json'):
+    if d['name'] == 'libdpdk':
+        vals['b_dpdk_version'] = d.get('version') or ''
+        vals['b_dpdk_cflags'] = ' '.join(d.get('compile_args') or [])
+for k, v in sorted(vals.items()):
+    print('%s=%s' % (k, shlex.quote(v)))
+PY
+}
+bench='' plugin='' up_plugin='' up_preload='' ibvm_lib='' ibvm_mana='' l3fwd=''
+b_dpdk_version='' b_dpdk_cflags=''
+info=$(build_info) || { echo "cannot read $build/meson-info"; exit 1; }
+eval "$info"
+if [ -z "$bench" ] || [ -z "$plugin" ]; then
+	echo "$build has no fwd_bench or net_mana plugin (configured with -Ddriver=false?)"
+	exit 1
+fi
+
+# The DPDK release and EAL's plugin directory (RTE_EAL_PMD_PATH, pmds-<ABI>).
+if [ -z "$b_dpdk_version" ]; then
+	b_dpdk_version=$(pkg-config --modversion libdpdk 2>/dev/null)
+	b_dpdk_cflags=$(pkg-config --cflags libdpdk 2>/dev/null)
+fi
+pmd_path_of() {	# compile flags of libdpdk
+	# shellcheck disable=SC2086
+	printf '#include <rte_config.h>\nRTE_EAL_PMD_PATH\n' |
+		"${CC:-cc}" -E -P -x c $1 - 2>/dev/null | tail -1 | tr -d '" '
+}
+dpdk_version=${DPDK_VERSION:-$b_dpdk_version}
+pmds=${DPDK_PMD_DIR:-$(pmd_path_of "$b_dpdk_cflags")}
+case $pmds in
+/*) ;;
+*) echo "cannot find EAL's plugin directory (RTE_EAL_PMD_PATH) of DPDK $dpdk_version"; exit 1 ;;
+esac
+[ -n "$dpdk_version" ] || { echo "cannot tell the DPDK version of $build"; exit 1; }
+# shellcheck disable=SC1091
+os=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-$ID $VERSION_ID}")
+os=${os:-unknown}
+echo "bench: DPDK $dpdk_version on $os (EAL plugins: $pmds), build $build"
+
 # Only what is measured: the harness, both drivers, the replacement rdma-core, l3fwd.
 targets=
-for t in bench/fwd_bench drivers/net/mana/librte_net_mana.so \
-	 test/rdma_compat/librte_net_mana_upstream.so test/rdma_compat/libmana_queue_state_preload.so \
-	 lib/ibverbs_model/libibverbs.so.1.14.44 lib/ibverbs_model/libmana.so.1.0.44 \
-	 examples/dpdk-l3fwd; do
-	ninja -C "$build" -t query "$t" > /dev/null 2>&1 && targets="$targets $t"
+for t in "$bench" "$plugin" "$up_plugin" "$up_preload" "$ibvm_lib" "$ibvm_mana" "$l3fwd"; do
+	[ -n "$t" ] && targets="$targets ${t#"$build"/}"
 done
 # shellcheck disable=SC2086
-ninja -C "$build" $targets > "$build/bench-ninja.log" 2>&1 ||
+ninja -C "$build" $targets >> "$build/bench-ninja.log" 2>&1 ||
 	{ tail -20 "$build/bench-ninja.log"; exit 1; }
 
-bench=$build/bench/fwd_bench
-pmd_dir=$build/drivers/net/mana
-up_plugin=$build/test/rdma_compat/librte_net_mana_upstream.so
-up_preload=$build/test/rdma_compat/libmana_queue_state_preload.so
-ibvm_dir=$build/lib/ibverbs_model
-l3fwd=$build/examples/dpdk-l3fwd
+pmd_dir=$(dirname "$plugin")
+ibvm_dir=${ibvm_lib:+$(dirname "$ibvm_lib")}
 testpmd=$(command -v dpdk-testpmd || true)
-pmds=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
 ncpu=$(nproc)
 work=$build/bench-work
 rm -rf "$work"
 mkdir -p "$out" "$work"
 raw=$out/raw.txt
-# A full run starts raw.txt afresh; --only replaces its sections' lines in it.
+# A full run starts raw.txt afresh; --only replaces its sections' lines in it,
+# unless they were measured on another DPDK release (then it starts afresh too).
 case $only in ,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,) : > "$raw" ;; *) touch "$raw" ;; esac
+if [ -s "$raw" ] && ! grep -q "^PLATFORM dpdk=$dpdk_version " "$raw"; then
+	echo "$raw is from another DPDK release ($(grep -m1 -o '^PLATFORM dpdk=[^ ]*' "$raw" |
+		cut -d= -f2)): starting it afresh"
+	: > "$raw"
+fi
 purge() { sed -i -E "$1" "$raw"; }
+# A row that cannot be measured here: section tag reason
+not_measured() {
+	local section=$1 tag=$2
+	shift 2
+	echo "NOTMEASURED section=$section tag=$tag reason=\"$(echo "$*" | tr '"' "'")\"" >> "$raw"
+	echo "  $tag: not measured: $*"
+}
 export LD_LIBRARY_PATH=$pmd_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 if [ $short = 1 ]; then
@@ -106,7 +189,7 @@ record() {	# tag file: keep the RESULT/MODEL/TASK lines, tagged
 	local tag=$1 f=$2
 	if ! grep -q '^RESULT' "$f"; then
 		echo "FAILED $tag (see $f)"; tail -5 "$f"
-		echo "FAILED tag=$tag" >> "$raw"
+		echo "FAILED tag=$(echo "$tag" | cut -d' ' -f2) run=\"$tag\"" >> "$raw"
 		fails=$((fails + 1))
 		return 1
 	fi
@@ -155,19 +238,26 @@ cg_record() {	# tag peer len burst log dumpfile
 	echo "CG tag=$tag peer=$2 len=$3 burst=$4 pkts=$pkts ir=$ir ir_rx=${irx:-0} ir_tx=${itx:-0}" |
 		tee -a "$raw" | sed 's/^/  /'
 	grep -E '^MODEL' "$f" | sed "s/^/cg $tag /" >> "$raw"
-	cp "$dump.self" "$out/callgrind_$tag.txt"
+	{ echo "# DPDK $dpdk_version, $os: callgrind self cost of $tag (peer=$2 len=$3 burst=$4)"
+	  cat "$dump.self"; } > "$out/callgrind_$tag.txt"
 }
 
-# DPDK 22.11's net/mana (the upstream driver) on the model, through the
-# replacement libibverbs/libmana, in a private mount namespace whose plugin
-# directory holds only what the harness needs (as test/rdma_compat does).
+# The installed release's own net/mana (the upstream driver, built from its
+# DPDK source tree) on the model, through the replacement libibverbs/libmana,
+# in a private mount namespace whose plugin directory holds only what the
+# harness needs (as test/rdma_compat does): EAL loads every plugin of its
+# directory, and rdma-core's other providers (libmlx5) do not load on the
+# replacement.
+upstream_libs() {	# the plugins fwd_bench and the upstream driver need, by name
+	{ ldd "$bench"; ldd "$up_plugin"; } | awk -v d="$pmds" 'index($3, d) == 1 {print $1}'
+	printf '%s\n' librte_mempool_ring.so librte_bus_pci.so librte_bus_vdev.so
+}
+
 upstream() {	# mode(fwd|cg) tag len burst
 	local mode=$1 tag=$2 len=$3 burst=$4 f ns libs bdf=7870:00:00.0 cmd
 	f=$work/$tag.log ns=$work/ns_$tag
 	mkdir -p "$ns/orig"
-	libs="$(ldd "$bench" | awk -v d="$pmds" 'index($3, d) == 1 {print $1}' | tr '\n' ' ')"
-	libs="$libs $(ldd "$up_plugin" | awk -v d="$pmds" 'index($3, d) == 1 {print $1}' | tr '\n' ' ')"
-	libs="$libs librte_mempool_ring.so.23 librte_bus_pci.so.23 librte_bus_vdev.so.23"
+	libs=$(upstream_libs | tr '\n' ' ')
 	cmd="$bench -l 0 --no-huge -m 1024 --iova-mode=va --file-prefix=benchup$$ -a $bdf"
 	cmd="$cmd --log-level=lib.eal:error -- --burst $burst --len $len --label $tag"
 	if [ "$mode" = cg ]; then
@@ -190,7 +280,7 @@ export LD_PRELOAD=$up_preload
 export MANA_MODEL='name=mana_up0,ports=2,cpu=$ecpu,pci=$bdf,sysfs=$ns/sysfs,doorbell=shared,coalesce=0,wire0=gen:len=$len:lossless=1,wire1=gen:len=$len:lossless=1'
 timeout 600 $cmd
 NS
-	unshare -m --propagation private bash "$ns/ns.sh" > "$f" 2>&1
+	unshare -m --propagation "$ns_propagation" bash "$ns/ns.sh" > "$f" 2>&1
 	if [ "$mode" = cg ]; then
 		cg_record "$tag" upstream "$len" "$burst" "$f" "$work/cg_$tag.out.1"
 	else
@@ -198,29 +288,58 @@ NS
 	fi
 }
 
-up_ok=0
-if [ -f "$up_plugin" ] && [ -f "$ibvm_dir/libibverbs.so.1" ] && [ "$(id -u)" = 0 ] &&
-   unshare -m --propagation private true 2>/dev/null; then
-	up_ok=1
-else
-	echo "NOTE upstream=unavailable (needs root, unshare -m and $up_plugin)" >> "$raw"
+# The private mount namespace needs "/" to be a mount point (in a chroot,
+# bind the root onto itself first, as scripts/debian13-root.sh does).
+ns_propagation=
+if unshare -m --propagation private true 2>/dev/null; then
+	ns_propagation=private
 fi
+
+# Why DPDK's own net/mana cannot run here (nothing when it can).
+upstream_unavailable() {
+	local lib missing
+	if [ -z "$up_plugin" ] || [ -z "$up_preload" ]; then
+		echo "DPDK $dpdk_version's net/mana is not in this build (it needs -Dtests=true" \
+		     "and drivers/net/mana in the DPDK source tree)"
+		return
+	fi
+	[ -n "$ibvm_lib" ] || { echo "the replacement libibverbs is not in this build"; return; }
+	[ "$(id -u)" = 0 ] || { echo "needs root (a private mount namespace for EAL's plugins)"; return; }
+	[ -n "$ns_propagation" ] ||
+		{ echo "unshare -m --propagation private is not permitted here"; return; }
+	[ -d "$pmds" ] || { echo "no EAL plugin directory $pmds"; return; }
+	# Everything it loads must resolve against the replacement rdma-core.
+	for lib in "$bench" "$up_plugin" $(upstream_libs | sed "s|^|$pmds/|"); do
+		[ -e "$lib" ] || { echo "no $lib"; return; }
+		missing=$(LD_LIBRARY_PATH=$ibvm_dir ldd -r "$lib" 2>&1 |
+			grep -m1 -E 'undefined symbol|not found' | sed 's/^[[:space:]]*//')
+		if [ -n "$missing" ]; then
+			echo "$(basename "$lib") does not load on the replacement libibverbs ($missing)"
+			return
+		fi
+	done
+}
+up_why=$(upstream_unavailable)
 
 # testpmd io forwarding with --record-core-cycles: tag peer. Ports without a
 # traffic source get 4 bursts first ("start tx_first 4"), once their links are up.
+# The measured seconds start when testpmd is ready (its mbuf pool alone can
+# take seconds on a loaded machine): line-buffered output tells when.
 tpmd() {
-	local tag=$1 peer=$2 f=$work/testpmd_$1.log cyc pk sleep_first
-	[ -n "$testpmd" ] || { echo "NOTE testpmd=absent" >> "$raw"; return; }
-	local mode=(--auto-start) feed=(echo)
-	case $peer in ring|memif)
-		mode=(-i) feed=(printf 'start tx_first 4\n')
-		sleep_first=2 ;;
-	*) sleep_first=0 ;;
-	esac
-	# shellcheck disable=SC2046
-	{ sleep $sleep_first; [ $sleep_first = 0 ] || "${feed[@]}"; sleep "$tp_secs"
-	  if [ $sleep_first = 0 ]; then echo; else echo stop; sleep 0.5; echo quit; fi; } |
-		timeout 120 "$testpmd" -l 0,"$ecpu" --main-lcore="$ecpu" \
+	local tag=$1 peer=$2 f=$work/testpmd_$1.log cyc pk inter=0
+	[ -n "$testpmd" ] || { not_measured testpmd "$tag" "dpdk-testpmd is not installed"; return; }
+	local mode=(--auto-start)
+	case $peer in ring|memif) mode=(-i) inter=1 ;; esac
+	# (the feeder reads the log testpmd writes: on purpose)
+	# shellcheck disable=SC2046,SC2094
+	{ if [ $inter = 1 ]; then
+		wait_log "$f" 'testpmd> ' 60; sleep 2; printf 'start tx_first 4\n'
+	  else
+		wait_log "$f" 'Press enter to exit' 60
+	  fi
+	  sleep "$tp_secs"
+	  if [ $inter = 1 ]; then echo stop; sleep 0.5; echo quit; else echo; fi; } |
+		timeout 120 stdbuf -oL "$testpmd" -l 0,"$ecpu" --main-lcore="$ecpu" \
 		--no-huge -m 1024 --no-pci --file-prefix=benchtp$$_$tag --log-level=lib.eal:error \
 		$(peer_vdevs 64 "$peer") -- "${mode[@]}" --forward-mode=io --nb-cores=1 --burst=32 \
 		--record-core-cycles --txd=256 --rxd=256 > "$f" 2>&1
@@ -235,10 +354,22 @@ tpmd() {
 	echo "TESTPMD tag=$tag peer=$peer cyc_pkt=$cyc pkts=$pk" | tee -a "$raw" | sed 's/^/  /'
 }
 
+wait_log() {	# file pattern seconds: until the pattern shows in the file (1 on time-out)
+	local n=0
+	until grep -q "$2" "$1" 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -le $(($3 * 10)) ] || return 1
+		sleep 0.1
+	done
+}
+
 # l3fwd LPM on the two vPorts: Mpps read from the telemetry socket.
 l3fwd_run() {
 	local f=$work/l3fwd.log prefix=benchl3$$ pid mpps
-	[ -x "$l3fwd" ] || { echo "NOTE l3fwd=absent" >> "$raw"; echo "  l3fwd not built: skipped"; return; }
+	if [ -z "$l3fwd" ] || [ ! -x "$l3fwd" ]; then
+		not_measured l3fwd l3fwd_lpm "dpdk-l3fwd is not in this build (-Dexamples=false)"
+		return
+	fi
 	# l3fwd's default LPM table: 198.18.0.0/24 -> port 0, 198.18.1.0/24 -> port 1;
 	# each vPort's generator addresses the other port. No -P: our PMD has no
 	# promiscuous mode (l3fwd exits when enabling it fails).
@@ -262,42 +393,59 @@ l3fwd_run() {
 }
 
 {
+	echo "PLATFORM dpdk=$dpdk_version os=\"$os\" pmd_dir=$pmds"
 	echo "MACHINE cpu=\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')\"" \
 		"ncpu=$ncpu load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
-	echo "VERSIONS dpdk=$(pkg-config --modversion libdpdk)" \
+	echo "VERSIONS dpdk=$dpdk_version" \
 		"gcc=\"$(gcc --version | head -1)\" valgrind=$(valgrind --version)" \
 		"buildtype=$(meson introspect --buildoptions "$build" 2>/dev/null |
 			python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="buildtype"][0])' 2>/dev/null)"
-	echo "MODE short=$short secs=$secs cg_frames=$cg_frames engine_cpu=$ecpu date=\"$(date -u +%FT%TZ)\""
+	echo "MODE short=$short secs=$secs cg_frames=$cg_frames engine_cpu=$ecpu" \
+		"only=${only:1:${#only}-2} date=\"$(date -u +%FT%TZ)\""
 } > "$raw.meta"
-purge '/^(MACHINE|VERSIONS|MODE) /d'
+purge '/^(PLATFORM|MACHINE|VERSIONS|MODE) /d'
 cat "$raw.meta" "$raw" > "$raw.new" && mv "$raw.new" "$raw" && rm -f "$raw.meta"
 
 want() { case $only in *,$1,*) return 0 ;; esac; return 1; }
 
+peers_re='(null|ring|memif|mana|mana_ff|upstream)'
 if want fwd; then
-purge '/^(fwd|cg) (null|ring|memif|mana|mana_ff|upstream) /d; /^NOTE upstream/d'
-echo "== io-forward, 64 B, burst 32: cycles/packet in rx+tx burst (busy iterations)  [t=${SECONDS}s]"
+purge "/^fwd $peers_re /d; /^FAILED tag=$peers_re( |\$)/d; /^NOTMEASURED section=fwd /d"
+echo "== io-forward, 64 B, burst 32: cycles/packet in rx+tx burst (busy iterations)," \
+     "DPDK $dpdk_version  [t=${SECONDS}s]"
 for p in null ring memif mana; do fwd "$p" "$p" 64 32; done
 fwd mana_ff mana 64 32 --fast-free
-if [ $up_ok = 1 ]; then upstream fwd upstream 64 32; fi
+if [ -z "$up_why" ]; then upstream fwd upstream 64 32; else not_measured fwd upstream "$up_why"; fi
 
 fi
 
 if want cg; then
-purge '/^CG tag=(null|ring|memif|mana|mana_ff|upstream) /d'
-echo "== callgrind, $cg_frames frames: instructions/packet of rx+tx burst  [t=${SECONDS}s]"
-if [ $short = 1 ]; then cgpeers="null mana"; else cgpeers="null ring memif mana"; fi
+purge "/^(CG tag=|cg )$peers_re /d; /^FAILED tag=cg_$peers_re( |\$)/d; /^NOTMEASURED section=cg /d"
+echo "== callgrind, $cg_frames frames: instructions/packet of rx+tx burst," \
+     "DPDK $dpdk_version  [t=${SECONDS}s]"
+if [ $short = 1 ]; then
+	cgpeers="null mana"
+	for p in ring memif; do not_measured cg "$p" "--short runs callgrind on null and mana only"; done
+else
+	cgpeers="null ring memif mana"
+fi
 for p in $cgpeers; do cg "$p" "$p" 64 32; done
 cg mana_ff mana 64 32 --fast-free
-[ $up_ok = 1 ] && upstream cg upstream 64 32
+if [ -z "$up_why" ]; then upstream cg upstream 64 32; else not_measured cg upstream "$up_why"; fi
 
 fi
 
 if want sizes; then
-purge '/^(fwd|cg) [a-z]+_len[0-9]+ /d; /^CG tag=[a-z]+_len/d; /^FAILED tag=(fwd |cg_)[a-z]+_len/d'
-echo "== frame sizes (net_mana)  [t=${SECONDS}s]"
-if [ $short = 1 ]; then sizes="1514"; else sizes="128 256 512 1024 1514"; fi
+purge '/^(fwd|cg) [a-z]+_len[0-9]+ /d; /^CG tag=[a-z]+_len/d; /^FAILED tag=(cg_)?[a-z]+_len/d'
+purge '/^NOTMEASURED section=sizes /d'
+echo "== frame sizes (net_mana), DPDK $dpdk_version  [t=${SECONDS}s]"
+if [ $short = 1 ]; then
+	sizes="1514"
+	not_measured sizes sizes_full "--short runs net_mana at 1514 and 9000 B only, without" \
+		"callgrind (the full run adds 128 to 1024 B and null, ring, memif at 1514 B)"
+else
+	sizes="128 256 512 1024 1514"
+fi
 for l in $sizes; do fwd "mana_len$l" mana "$l" 32; done
 # Our PMD has no scattered RX: 9000-byte frames in one 9.2 KB mbuf (TX single segment).
 fwd mana_len9000 mana 9000 32 "--mtu 9000 --mbufs 8191 --mbuf-data 9344"
@@ -311,9 +459,16 @@ fi
 fi
 
 if want bursts; then
-purge '/^(fwd|cg) [a-z]+_burst[0-9]+ /d; /^CG tag=[a-z]+_burst/d; /^FAILED tag=(fwd |cg_)[a-z]+_burst/d'
-echo "== burst sizes (net_mana)  [t=${SECONDS}s]"
-if [ $short = 1 ]; then bursts="8"; else bursts="1 4 8 16 64 128"; fi
+purge '/^(fwd|cg) [a-z]+_burst[0-9]+ /d; /^CG tag=[a-z]+_burst/d; /^FAILED tag=(cg_)?[a-z]+_burst/d'
+purge '/^NOTMEASURED section=bursts /d'
+echo "== burst sizes (net_mana), DPDK $dpdk_version  [t=${SECONDS}s]"
+if [ $short = 1 ]; then
+	bursts="8"
+	not_measured bursts bursts_full "--short runs burst 8 only, without callgrind (the full" \
+		"run adds bursts 1 to 128 and net_null at 8 and 128)"
+else
+	bursts="1 4 8 16 64 128"
+fi
 for b in $bursts; do fwd "mana_burst$b" mana 64 "$b"; done
 if [ $short = 0 ]; then
 	for b in 8 128; do cg "mana_burst$b" mana 64 "$b"; fwd "null_burst$b" null 64 "$b"; done
@@ -322,8 +477,8 @@ fi
 fi
 
 if want rss; then
-purge '/^rss /d'
-echo "== RSS scaling (net_mana, 64 flows)  [t=${SECONDS}s]"
+purge '/^rss /d; /^FAILED tag=rss_q/d; /^NOTMEASURED section=rss /d'
+echo "== RSS scaling (net_mana, 64 flows), DPDK $dpdk_version  [t=${SECONDS}s]"
 q=1
 while [ $q -le $((ncpu * 2)) ]; do
 	lc=$(( q < ncpu ? q : ncpu ))
@@ -340,15 +495,20 @@ done
 fi
 
 if want testpmd; then
-	purge '/^TESTPMD /d; /^NOTE testpmd/d' 
-	echo "== testpmd io forwarding, --record-core-cycles  [t=${SECONDS}s]"
-	if [ $short = 1 ]; then tpeers="null memif mana"; else tpeers="null ring memif mana"; fi
+	purge '/^TESTPMD /d; /^FAILED tag=testpmd_/d; /^NOTMEASURED section=testpmd /d'
+	echo "== testpmd io forwarding, --record-core-cycles, DPDK $dpdk_version  [t=${SECONDS}s]"
+	if [ $short = 1 ]; then
+		tpeers="null memif mana"
+		not_measured testpmd ring "--short runs testpmd on null, memif and mana only"
+	else
+		tpeers="null ring memif mana"
+	fi
 	for p in $tpeers; do tpmd "$p" "$p"; done
 fi
 
 if want l3fwd; then
-	purge '/^L3FWD /d; /^NOTE l3fwd/d' 
-	echo "== l3fwd LPM on net_mana vPorts  [t=${SECONDS}s]"
+	purge '/^L3FWD /d; /^FAILED tag=l3fwd/d; /^NOTMEASURED section=l3fwd /d'
+	echo "== l3fwd LPM on net_mana vPorts, DPDK $dpdk_version  [t=${SECONDS}s]"
 	l3fwd_run
 fi
 
