@@ -25,6 +25,8 @@
 #                other driver behind itself), says so once, and forwards
 #   coexist_after  the other MANA PMD loaded after ours (as EAL's autoload
 #                directory is): net_mana takes the function and says so once
+#   disabled     NET_MANA_PCI=0: net_mana registers no PCI driver and says so;
+#                the function gets no net_mana_pci port, --vdev still works
 #
 # testpmd runs interactively with its commands written to a FIFO; its stdout
 # is line buffered (stdbuf) so the script can poll the output instead of
@@ -41,6 +43,7 @@ DEADLINE_S=${PCI_DEADLINE_S:-25}
 BDF=0000:00:0f.0
 MAC1=02:00:00:0f:00:01
 MAC2=02:00:00:0f:00:02
+MAC3=02:00:00:0f:00:09
 
 # shellcheck source=../lib/testpmd_harness.sh
 . "$(dirname "$0")/../lib/testpmd_harness.sh"
@@ -264,7 +267,23 @@ run_coexist() {
 	check_no_errors
 }
 
+run_disabled() {
+	mkdir -p "$ROOT/bus/pci/devices"
+	NET_MANA_PCI=0 MANA_MODEL_PCI=$MODEL2 SYSFS_PCI_DEVICES=$ROOT/bus/pci/devices \
+	testpmd_spawn $((DEADLINE_S * 2 + 30)) --file-prefix "pci_${SCENARIO}_$$" -a "$BDF" \
+		--vdev "net_mana9,mac=$MAC3" -- -i --nb-cores=1 --total-num-mbufs=4096
+	# Only the vdev's port: nothing took the function.
+	check_ports "$(summary)" "0 $MAC3 net_mana9_port1 net_mana"
+	check "ports probed" "$(nb_ports_printed)" -eq 1
+	quit_testpmd
+	check "lines saying the PCI driver is not registered" \
+		"$(grep -a -c "mana: .*NET_MANA_PCI=0: net_mana_pci not registered" "$OUT")" -eq 1
+}
+
 case "$SCENARIO" in
+disabled)
+	run_disabled
+	;;
 coexist_first)
 	run_coexist first
 	;;

@@ -288,11 +288,35 @@ mana_pci_earlier_claimants(struct rte_pci_driver **out, unsigned int max)
 /* Set once the other MANA drivers were named in the log. */
 static bool mana_pci_others_said;
 
+/*
+ * NET_MANA_PCI=0 leaves MANA PCI functions to the other drivers of the
+ * process (Debian's net/mana): the PCI driver is not registered at all, and
+ * only the vdev front-end (software devices, ibdev=) remains. Read when the
+ * plugin is loaded, before EAL has parsed anything: a devarg cannot do it,
+ * since both drivers see the same -a devargs and DPDK's rejects unknown keys.
+ */
+static bool
+mana_pci_wanted(void)
+{
+	const char *env = getenv("NET_MANA_PCI");
+
+	if (env == NULL || strcmp(env, "1") == 0)
+		return true;
+	if (strcmp(env, "0") != 0)
+		PMD_INIT_LOG(ERR, "NET_MANA_PCI='%s': expected 0 or 1; taken as 1", env);
+	else
+		PMD_INIT_LOG(NOTICE, "NET_MANA_PCI=0: net_mana_pci not registered, MANA PCI "
+			     "functions are left to other drivers (--vdev net_mana* still works)");
+	return strcmp(env, "0") != 0;
+}
+
 RTE_INIT(mana_pci_register)
 {
 	struct rte_pci_driver *others[MANA_PCI_OTHERS_MAX];
 	unsigned int i, n;
 
+	if (!mana_pci_wanted())
+		return;
 	mana_pci_driver.driver.name = RTE_STR(net_mana_pci);
 	rte_pci_register(&mana_pci_driver);
 	n = mana_pci_earlier_claimants(others, RTE_DIM(others));
