@@ -137,6 +137,25 @@ check_ports() {
 
 MODEL2="$BDF,ports=2,mac=$MAC1,mac=$MAC2"
 
+# wait_both_ports <n>: polls until ports 0 and 1 have each received and sent
+# more than n packets (or the deadline passes).
+wait_both_ports() {
+	local p ok
+
+	while :; do
+		cmd_wait "NIC statistics for port 1" "show port stats all" || break
+		sleep 0.3
+		ok=1
+		for p in 0 1; do
+			[ "$(nic RX-packets $p)" -gt "$1" ] 2>/dev/null &&
+				[ "$(nic TX-packets $p)" -gt "$1" ] 2>/dev/null || ok=0
+		done
+		[ $ok = 1 ] && break
+		may_wait "traffic on both ports" || break
+		sleep 0.5
+	done
+}
+
 run_probe_fwd() {
 	local p rx tx
 
@@ -145,19 +164,7 @@ run_probe_fwd() {
 		"0 $MAC1 ${BDF}_port1 net_mana_pci" "1 $MAC2 ${BDF}_port2 net_mana_pci"
 	check_sysfs
 	cmd "start tx_first"
-	# Poll until both ports have received and sent packets.
-	while :; do
-		cmd_wait "NIC statistics for port 1" "show port stats all" || break
-		sleep 0.3
-		if [ "$(nic RX-packets 0)" -gt 1000 ] 2>/dev/null &&
-		   [ "$(nic RX-packets 1)" -gt 1000 ] 2>/dev/null &&
-		   [ "$(nic TX-packets 0)" -gt 1000 ] 2>/dev/null &&
-		   [ "$(nic TX-packets 1)" -gt 1000 ] 2>/dev/null; then
-			break
-		fi
-		may_wait "traffic on both ports" || break
-		sleep 0.5
-	done
+	wait_both_ports 1000
 	stop_fwd
 	cmd_wait "NIC statistics for port 1" "show port stats all"
 	sleep 0.3
@@ -240,16 +247,7 @@ run_coexist() {
 	check_ports "$(summary)" \
 		"0 $MAC1 ${BDF}_port1 net_mana_pci" "1 $MAC2 ${BDF}_port2 net_mana_pci"
 	cmd "start tx_first"
-	while :; do
-		cmd_wait "NIC statistics for port 1" "show port stats all" || break
-		sleep 0.3
-		if [ "$(nic RX-packets 0)" -gt 100 ] 2>/dev/null &&
-		   [ "$(nic RX-packets 1)" -gt 100 ] 2>/dev/null; then
-			break
-		fi
-		may_wait "traffic on both ports" || break
-		sleep 0.5
-	done
+	wait_both_ports 100
 	stop_fwd
 	quit_testpmd
 	check "port 0 RX-packets" "$(nic RX-packets 0)" -gt 100
