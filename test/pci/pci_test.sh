@@ -25,8 +25,9 @@
 #                other driver behind itself), says so once, and forwards
 #   coexist_after  the other MANA PMD loaded after ours (as EAL's autoload
 #                directory is): net_mana takes the function and says so once
-#   disabled     NET_MANA_PCI=0: net_mana registers no PCI driver and says so;
-#                the function gets no net_mana_pci port, --vdev still works
+#   disabled     NET_MANA_PCI=0, the function served by the replacement
+#                libibverbs: net_mana registers no PCI driver and says so, the
+#                other MANA PMD (if any) takes the function, --vdev still works
 #
 # testpmd runs interactively with its commands written to a FIFO; its stdout
 # is line buffered (stdbuf) so the script can poll the output instead of
@@ -266,16 +267,40 @@ run_coexist() {
 }
 
 run_disabled() {
+	local other=${OTHER_MANA_PMD:-} plugin=() name got
+
+	# The function comes from the replacement libibverbs this time (not from
+	# our plugin's MANA_MODEL_PCI), so that the other MANA driver can really
+	# take it: DPDK's net/mana finds its rdma-core device there.
+	harness_require_loadable "$IBVM_DIR"
+	if [ -n "$other" ] && [ -f "$other" ]; then
+		name=$other
+		case $other in /tmp/*|/var/tmp/*) name=${other##*/}; PMD_DIR+=:${other%/*} ;; esac
+		plugin=(--plugin-after "$name")
+	fi
 	mkdir -p "$ROOT/bus/pci/devices"
-	NET_MANA_PCI=0 MANA_MODEL_PCI=$MODEL2 SYSFS_PCI_DEVICES=$ROOT/bus/pci/devices \
-	testpmd_spawn $((DEADLINE_S * 2 + 30)) --file-prefix "pci_${SCENARIO}_$$" -a "$BDF" \
-		--vdev "net_mana9,mac=$MAC3" -- -i --nb-cores=1 --total-num-mbufs=4096
-	# Only the vdev's port: nothing took the function.
-	check_ports "$(summary)" "0 $MAC3 net_mana9_port1 net_mana"
-	check "ports probed" "$(nb_ports_printed)" -eq 1
-	quit_testpmd
+	NET_MANA_PCI=0 MANA_MODEL="name=mana_off0,pci=$BDF,sysfs=$ROOT,wire0=loop" \
+	SYSFS_PCI_DEVICES=$ROOT/bus/pci/devices \
+	testpmd_spawn --lib "$IBVM_DIR" "${plugin[@]}" $((DEADLINE_S * 2 + 30)) \
+		--file-prefix "pci_${SCENARIO}_$$" -a "$BDF" --vdev "net_mana9,mac=$MAC3" \
+		-- -i --nb-cores=1 --total-num-mbufs=4096
+	got=$(summary)
+	testpmd_quit	# (the replacement, not our plugin, wrote the sysfs tree)
 	check "lines saying the PCI driver is not registered" \
 		"$(grep -a -c "mana: .*NET_MANA_PCI=0: net_mana_pci not registered" "$OUT")" -eq 1
+	check "net_mana_pci ports" "$(grep -c ' net_mana_pci$' <<< "$got")" -eq 0
+	check "the vdev's port" "$(grep -c "^[0-9]* $MAC3 net_mana9_port1 net_mana$" <<< "$got")" -eq 1
+	if [ ${#plugin[@]} -gt 0 ]; then
+		# The other driver took the function: its port, its probe line.
+		# The other driver took the function: DPDK's net/mana names the
+		# port <BDF>_port<N> too, under its PCI driver name net_mana.
+		check "ports of the function, from the other driver (net_mana)" \
+			"$(grep -c " ${BDF}_port1 net_mana$" <<< "$got")" -eq 1
+		check "ports in all" "$(nb_ports_printed)" -eq 2
+	else
+		check "ports probed" "$(nb_ports_printed)" -eq 1
+	fi
+	echo "ports: ${got//$'\n'/; }"
 }
 
 case "$SCENARIO" in
