@@ -244,15 +244,16 @@ static struct rte_pci_driver mana_pci_driver = {
  */
 #define MANA_PCI_OTHERS_MAX	16
 
+/* Does drv's ID table name one of ours (mana_pci_id_map)? */
 static bool
 mana_pci_claims_mana(const struct rte_pci_driver *drv)
 {
-	const struct rte_pci_id *id;
+	const struct rte_pci_id *id, *ours;
 
 	for (id = drv->id_table; id != NULL && id->vendor_id != 0; id++)
-		if (id->vendor_id == MANA_PCI_VENDOR_ID &&
-		    (id->device_id == MANA_PCI_DEVICE_VF || id->device_id == MANA_PCI_DEVICE_PF))
-			return true;
+		for (ours = mana_pci_id_map; ours->vendor_id != 0; ours++)
+			if (id->vendor_id == ours->vendor_id && id->device_id == ours->device_id)
+				return true;
 	return false;
 }
 
