@@ -15,6 +15,13 @@
 
 #define IBVM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * names[v] of a table indexed by enum value; "unknown" past its end (a gap
+ * inside the table stays NULL, as in rdma-core's own tables).
+ */
+#define IBVM_NAME(names, v) \
+	((size_t)(v) < IBVM_ARRAY_SIZE(names) ? (names)[(size_t)(v)] : "unknown")
+
 IBVM_EXPORT const char *
 ibv_node_type_str(enum ibv_node_type node_type)
 {
@@ -28,9 +35,9 @@ ibv_node_type_str(enum ibv_node_type node_type)
 		[IBV_NODE_UNSPECIFIED] = "unspecified",
 	};
 
-	if (node_type < IBV_NODE_CA || (size_t)node_type >= IBVM_ARRAY_SIZE(names))
+	if (node_type < IBV_NODE_CA)
 		return "unknown";
-	return names[node_type];
+	return IBVM_NAME(names, node_type);
 }
 
 IBVM_EXPORT const char *
@@ -45,9 +52,7 @@ ibv_port_state_str(enum ibv_port_state port_state)
 		[IBV_PORT_ACTIVE_DEFER] = "PORT_ACTIVE_DEFER",
 	};
 
-	if ((size_t)port_state >= IBVM_ARRAY_SIZE(names))
-		return "unknown";
-	return names[port_state];
+	return IBVM_NAME(names, port_state);
 }
 
 IBVM_EXPORT const char *
@@ -76,9 +81,7 @@ ibv_event_type_str(enum ibv_event_type event)
 		[IBV_EVENT_WQ_FATAL] = "WQ fatal",
 	};
 
-	if ((size_t)event >= IBVM_ARRAY_SIZE(names))
-		return "unknown";
-	return names[event];
+	return IBVM_NAME(names, event);
 }
 
 IBVM_EXPORT const char *
@@ -111,9 +114,7 @@ ibv_wc_status_str(enum ibv_wc_status status)
 		[IBV_WC_TM_RNDV_INCOMPLETE] = "TM software rendezvous",
 	};
 
-	if ((size_t)status >= IBVM_ARRAY_SIZE(names))
-		return "unknown";
-	return names[status];
+	return IBVM_NAME(names, status);
 }
 
 /* Link rates: enum value, multiple of 2.5 Gb/s (0 = not a multiple), Mb/s. */
@@ -231,7 +232,5 @@ ibv_wr_opcode_str(enum ibv_wr_opcode opcode)
 		[15] = "atomic-write",
 	};
 
-	if ((size_t)opcode >= IBVM_ARRAY_SIZE(names))
-		return "unknown";
-	return names[opcode];
+	return IBVM_NAME(names, opcode);
 }
