@@ -11,6 +11,9 @@
 # Globals: W (private work directory), OUT (testpmd's output), TP (testpmd's
 # pid while it runs), FAILS (failed checks so far).
 
+# shellcheck source=loadable.sh
+. "$(dirname "${BASH_SOURCE[0]}")/loadable.sh"
+
 # Driver errors in a testpmd log (extended by the scripts that want more).
 # shellcheck disable=SC2034 # used by the scripts that source this file
 LOG_ERRORS='mana.*(ERR|error)|device fatal|CQ overflow'
@@ -33,24 +36,6 @@ harness_init() {
 	FAILS=0
 	TP=
 	trap harness_cleanup EXIT
-}
-
-# harness_require_loadable <library dir>: skip (77) when $TESTPMD cannot be
-# loaded with the libraries of that directory first on the search path (the
-# replacement libibverbs/libmana): ldd -r binds every symbol as the loader
-# does at start-up and names the first that is missing. Debian 13's testpmd
-# links rdma-core 56's providers (libmlx5, ...), which import private
-# libibverbs symbols the replacement does not carry yet.
-harness_require_loadable() {
-	local missing
-
-	missing=$(LD_LIBRARY_PATH=$1 ldd -r "$TESTPMD" 2>&1 | grep -m1 'undefined symbol')
-	if [ -n "$missing" ]; then
-		echo "SKIP: $TESTPMD cannot load with the replacement libibverbs in $1:"
-		echo "SKIP:   ${missing//$'\t'/ }"
-		echo "SKIP: (its rdma-core providers need an ABI the replacement does not carry)"
-		exit 77
-	fi
 }
 
 # kill_proc <pid>: ends that process if it still runs (TERM, then KILL).

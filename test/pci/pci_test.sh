@@ -231,19 +231,29 @@ run_bad_devarg() {
 	grep -a "bogus" "$OUT"
 }
 
+# other_pmd: sets OTHER to the -d argument of the other MANA PMD
+# (OTHER_MANA_PMD), empty when there is none. Below a world-writable directory
+# it is loaded by bare name, its directory added to the search path.
+other_pmd() {
+	OTHER=${OTHER_MANA_PMD:-}
+	if [ -z "$OTHER" ] || [ ! -f "$OTHER" ]; then
+		OTHER=
+		return
+	fi
+	echo "other MANA PMD: $OTHER"
+	case $OTHER in /tmp/*|/var/tmp/*) PMD_DIR+=:${OTHER%/*}; OTHER=${OTHER##*/} ;; esac
+}
+
 # run_coexist first|after: the other MANA PMD loaded before or after ours.
 run_coexist() {
-	local other=${OTHER_MANA_PMD:-} name n said
+	local n said
 
-	if [ -z "$other" ] || [ ! -f "$other" ]; then
-		echo "SKIP: no other MANA PMD to load (OTHER_MANA_PMD='$other')"
+	other_pmd
+	if [ -z "$OTHER" ]; then
+		echo "SKIP: no other MANA PMD to load (OTHER_MANA_PMD='${OTHER_MANA_PMD:-}')"
 		exit 77
 	fi
-	echo "other MANA PMD: $other"
-	# By bare name from its directory when it is below a world-writable one.
-	name=$other
-	case $other in /tmp/*|/var/tmp/*) name=${other##*/}; PMD_DIR+=:${other%/*} ;; esac
-	start_testpmd "--plugin-$1" "$name" "$MODEL2,wire=pair:1,wire=pair:0" "$BDF" \
+	start_testpmd "--plugin-$1" "$OTHER" "$MODEL2,wire=pair:1,wire=pair:0" "$BDF" \
 		--forward-mode=io
 	check_ports "$(summary)" \
 		"0 $MAC1 ${BDF}_port1 net_mana_pci" "1 $MAC2 ${BDF}_port2 net_mana_pci"
@@ -267,17 +277,14 @@ run_coexist() {
 }
 
 run_disabled() {
-	local other=${OTHER_MANA_PMD:-} plugin=() name got
+	local plugin=() got
 
 	# The function comes from the replacement libibverbs this time (not from
 	# our plugin's MANA_MODEL_PCI), so that the other MANA driver can really
 	# take it: DPDK's net/mana finds its rdma-core device there.
-	harness_require_loadable "$IBVM_DIR"
-	if [ -n "$other" ] && [ -f "$other" ]; then
-		name=$other
-		case $other in /tmp/*|/var/tmp/*) name=${other##*/}; PMD_DIR+=:${other%/*} ;; esac
-		plugin=(--plugin-after "$name")
-	fi
+	require_loadable "$TESTPMD" "$IBVM_DIR"
+	other_pmd
+	[ -z "$OTHER" ] || plugin=(--plugin-after "$OTHER")
 	mkdir -p "$ROOT/bus/pci/devices"
 	NET_MANA_PCI=0 MANA_MODEL="name=mana_off0,pci=$BDF,sysfs=$ROOT,wire0=loop" \
 	SYSFS_PCI_DEVICES=$ROOT/bus/pci/devices \
@@ -291,7 +298,6 @@ run_disabled() {
 	check "net_mana_pci ports" "$(grep -c ' net_mana_pci$' <<< "$got")" -eq 0
 	check "the vdev's port" "$(grep -c "^[0-9]* $MAC3 net_mana9_port1 net_mana$" <<< "$got")" -eq 1
 	if [ ${#plugin[@]} -gt 0 ]; then
-		# The other driver took the function: its port, its probe line.
 		# The other driver took the function: DPDK's net/mana names the
 		# port <BDF>_port<N> too, under its PCI driver name net_mana.
 		check "ports of the function, from the other driver (net_mana)" \

@@ -55,7 +55,7 @@ fi
 # shellcheck source=../lib/testpmd_harness.sh
 . "$(dirname "$0")/../lib/testpmd_harness.sh"
 harness_init rb
-[ "$SCENARIO" = symbols ] || harness_require_loadable "$IBVM_DIR"
+[ "$SCENARIO" = symbols ] || require_loadable "$TESTPMD" "$IBVM_DIR"
 ROOT=$W/sys
 STATS=$W/model_stats.txt
 

@@ -14,8 +14,9 @@
 #
 # The model presents PCI function 7870:00:00.0 in <work>/sysfs, with the
 # hardware-like shared doorbell page, RX CQE coalescing as MANA_COALESCE says
-# (22.11's driver drops coalesced completions, 24.11's takes them). Its wire is a generator of <frames> UDP frames (lossless: one per
-# posted RX WQE) and a sink that verifies what the port transmits.
+# (22.11's driver drops coalesced completions, 24.11's takes them). Its wire
+# is a generator of <frames> UDP frames (lossless: one per posted RX WQE) and
+# a sink that verifies what the port transmits.
 #
 # testpmd runs in a private mount namespace whose plugin directory holds only
 # the plugins it needs plus the upstream net/mana: Debian's other plugins are
@@ -40,9 +41,9 @@ fail() { echo "FAIL: $*"; failed=1; }
 [ "$(id -u)" = 0 ] || skip "needs root (mount namespace, EAL)"
 [ -n "$testpmd" ] || skip "dpdk-testpmd not installed (Debian package dpdk-dev)"
 [ -d "$pmds" ] || skip "no $pmds"
-missing=$(LD_LIBRARY_PATH=$ibvm_dir ldd -r "$testpmd" 2>&1 | grep -m1 'undefined symbol')
-[ -z "$missing" ] || skip "$testpmd cannot load with the replacement libibverbs" \
-	"(its rdma-core providers need an ABI the replacement does not carry): $missing"
+# shellcheck source=../lib/loadable.sh
+. "$(dirname "$0")/../lib/loadable.sh"
+require_loadable "$testpmd" "$ibvm_dir"
 unshare -m --propagation private true 2>/dev/null || skip "unshare -m not permitted"
 case $mode in io|csum) ;; *) echo "bad mode $mode"; exit 2;; esac
 
