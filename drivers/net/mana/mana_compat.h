@@ -6,8 +6,8 @@
  * The one place where the DPDK releases net_mana builds against differ:
  * 22.11 (Debian 12), 24.11 LTS (Debian 13) and 25.11 (Debian sid). Every other
  * file is written once for all of them; no version test stands anywhere else,
- * and none in a burst function. doc/user_guide.md ("DPDK releases") lists what
- * each difference means for users.
+ * and none in a burst function. doc/user_guide.md, section 9 ("Differences
+ * between the releases"), lists them for users.
  */
 
 #ifndef MANA_COMPAT_H

@@ -832,9 +832,8 @@ mana_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info
 }
 
 /*
- * The packet types the RX path fills. The trailing
- * RTE_PTYPE_UNKNOWN ends the list for DPDK 22.11 and is not counted
- * (mana_compat.h).
+ * The packet types the RX path fills. The trailing RTE_PTYPE_UNKNOWN ends the
+ * list for DPDK 22.11 and is not counted (mana_compat.h).
  */
 const uint32_t *
 mana_ptype_list(size_t *count)
