@@ -13,15 +13,18 @@
  *     ports=1..8                   default 1
  *     pci=dddd:bb:dd.f             present a PCI function in <sysfs>/bus/pci
  *     sysfs=<dir>                  root of the device's sysfs tree (default: a temp dir)
- *     doorbell=queue|shared        per-queue pages (default) or one hardware-like page
+ *     doorbell=shared|queue        one hardware-like page per context (default; every
+ *                                  store reaches the device through the doorbell trap)
+ *                                  or a page per queue object
  *     coalesce=0|1                 RX CQE coalescing, type 2 (default 1)
  *     part=0|2                     vendor_part_id (default 2)
  *     max_qp=N  numa=N  cpu=N      limits, NUMA node, engine thread CPU
  *     macN=xx:xx:xx:xx:xx:xx       MAC of port N (0-based)
  *     wireN=<spec>                 wire of port N, mana_model_parse_wire() syntax
  *   MANA_MODEL_LOG=err|warning|notice|info|debug   model log level on stderr
- *   MANA_MODEL_STATS=<file>        port counters and verb call counts written
- *                                  there at process exit
+ *   MANA_MODEL_STATS=<file>        port counters, the counters of every queue that
+ *                                  ended and verb call counts, written there at
+ *                                  process exit
  */
 
 #define _GNU_SOURCE
@@ -172,7 +175,7 @@ ibvm_parse_kv(struct mana_model_config *cfg, const char *key, const char *val,
 		return ibvm_set_string(cfg->sysfs_root, sizeof(cfg->sysfs_root), val);
 	}
 	if (strcmp(key, "doorbell") == 0) {
-		*why = "doorbell wants queue or shared";
+		*why = "doorbell wants shared or queue";
 		if (strcmp(val, "queue") != 0 && strcmp(val, "shared") != 0)
 			return EINVAL;
 		cfg->shared_doorbell = strcmp(val, "shared") == 0;
@@ -238,6 +241,8 @@ ibvm_create_one(char *spec, unsigned int index)
 
 	snprintf(name, sizeof(name), "mana%u", index);
 	mana_model_config_init(&cfg, name);
+	/* Programs written for hardware ring every queue on one page: shared by default. */
+	cfg.shared_doorbell = true;
 	for (char *kv = strtok_r(spec, ",", &save); kv != NULL; kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
 
@@ -289,6 +294,20 @@ ibvm_write_port_stats(FILE *f, const char *name, unsigned int port,
 		s->wire_sink_csum_ok);
 }
 
+/* The queues that ended (every one, once the program closed its ports). */
+static void
+ibvm_write_queue_stats(FILE *f, struct mana_model *m, const char *name)
+{
+	struct mana_model_queue_stats q;
+	uint32_t id;
+
+	for (unsigned int i = 0; mana_model_retired_queue_stats(m, i, &id, &q) == 0; i++)
+		fprintf(f, "%s %s 0x%x port%u frames=%" PRIu64 " bytes=%" PRIu64 " cqes=%" PRIu64
+			" err_cqes=%" PRIu64 " drop_no_wqe=%" PRIu64 " coalesced_cqes=%" PRIu64 "\n",
+			name, q.is_sq ? "sq" : "rq", id, q.port, q.frames, q.bytes, q.cqes,
+			q.err_cqes, q.drop_no_wqe, q.coalesced_cqes);
+}
+
 /* atexit: the model's counters for scripts that run unmodified programs. */
 static void
 ibvm_dump_stats(void)
@@ -310,6 +329,7 @@ ibvm_dump_stats(void)
 		for (unsigned int p = 0; p < cfg->nports; p++)
 			if (mana_model_port_stats(ibvm_models[i], p, &st) == 0)
 				ibvm_write_port_stats(f, cfg->name, p, &st);
+		ibvm_write_queue_stats(f, ibvm_models[i], cfg->name);
 		fprintf(f, "%s last_error=%s\n", cfg->name,
 			mana_model_last_error(ibvm_models[i]));
 	}

@@ -5,10 +5,14 @@
 /*
  * Completion events and doorbells on a model device: CQ arming through the
  * RWQ's and the QP's doorbell page, one event per arm (contract 5.4, 14 #26),
- * and doorbells naming a queue of another page refused (14 #15).
+ * and doorbells naming a queue of another page refused (14 #15); the
+ * lossless shared doorbell page (NIC guide, "Doorbell modes"): every store of
+ * any thread reaches the device, whatever instruction made it.
  */
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <time.h>
 
 #include "fixture.h"
 
@@ -219,10 +223,306 @@ test_doorbell_wrong_id(void)
 	fx_close(&f);
 }
 
+
+/* ---- the lossless shared doorbell page ------------------------------------------------ */
+
+#define DB_NQ		8	/* queues */
+#define DB_ROUNDS	48	/* WQEs (and doorbells) per queue, manual test */
+#define DB_CQ_RINGS	20000	/* CQ doorbells per queue, threaded test */
+
+struct db_ringer {
+	struct fx_txq *q;	/* this thread's DB_NQ / 2 queues */
+	struct fx_buf *b;
+	pthread_barrier_t *go;
+	unsigned int rounds;
+	bool cq_only;		/* CQ doorbells (no arm) instead of SQ WQEs */
+};
+
+static void *
+db_ringer_main(void *arg)
+{
+	struct db_ringer *r = arg;
+	struct mana_tx_oob oob;
+	struct gdma_sge sge = fx_sge(r->b, 0, sizeof(test_frame));
+
+	pthread_barrier_wait(r->go);
+	for (unsigned int i = 0; i < r->rounds; i++) {
+		for (unsigned int k = 0; k < DB_NQ / 2; k++) {
+			struct fx_txq *q = &r->q[k];
+
+			if (r->cq_only) {
+				fx_db(q->dv.db_page, GDMA_DB_OFFSET_CQ,
+				      ((uint64_t)i << GDMA_DB_TAIL_SHIFT) | q->cq.dv.cq_id);
+				continue;
+			}
+			fx_tx_oob(q, &oob);
+			fx_tx_write(q, &oob, false, &sge, 1);
+			fx_tx_ring(q);
+		}
+	}
+	return NULL;
+}
+
+/* Two threads ring their four queues each, back to back, into one shared page. */
+static void
+db_ring_from_two_threads(struct fx_txq *q, struct fx_buf *b, unsigned int rounds, bool cq_only)
+{
+	pthread_barrier_t go;
+	struct db_ringer r[2];
+	pthread_t t[2];
+
+	pthread_barrier_init(&go, NULL, 3);
+	for (unsigned int i = 0; i < 2; i++) {
+		r[i] = (struct db_ringer){ .q = &q[i * (DB_NQ / 2)], .b = b, .go = &go,
+					   .rounds = rounds, .cq_only = cq_only };
+		REQUIRE(pthread_create(&t[i], NULL, db_ringer_main, &r[i]) == 0);
+	}
+	pthread_barrier_wait(&go);
+	for (unsigned int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&go);
+}
+
+static uint64_t
+db_engine_doorbells(struct fx *f)
+{
+	struct mana_model_engine_stats es;
+
+	memset(&es, 0, sizeof(es));
+	CHECK_EQ(mana_model_engine_stats(f->m, &es), 0);
+	return es.doorbells;
+}
+
+static bool
+db_open_shared(struct fx *f, bool manual)
+{
+	struct mana_model_config cfg;
+
+	fx_config(&cfg, 1);
+	cfg.shared_doorbell = true;
+	cfg.manual = manual;
+	return fx_open_cfg(f, &cfg, true);
+}
+
+/*
+ * 8 TX queues, 2 threads, 48 rounds, no device pass until all 384 doorbells
+ * are rung: a page that keeps only the last store per slot would show the
+ * device 1 doorbell of 384. Every WQE must complete on its own queue.
+ */
+static void
+test_shared_db_lossless_manual(void)
+{
+	struct mana_model_port_stats st;
+	struct fx_txq q[DB_NQ];
+	struct fx_buf b;
+	struct fx f;
+
+	REQUIRE(db_open_shared(&f, true));
+	for (unsigned int i = 0; i < DB_NQ; i++) {
+		REQUIRE(fx_txq_create(&f, 0, 64, 1, &q[i]));
+		CHECK(q[i].dv.db_page == q[0].dv.db_page);	/* one page for all */
+	}
+	REQUIRE(fx_buf_init(&f, &b, 4096));
+	memcpy(b.base, test_frame, sizeof(test_frame));
+	db_ring_from_two_threads(q, &b, DB_ROUNDS, false);
+	fx_run(&f);
+	CHECK_EQ(db_engine_doorbells(&f), (uint64_t)DB_NQ * DB_ROUNDS);
+	st = fx_stats(&f, 0);
+	CHECK_EQ(st.db_rejected, 0);
+	CHECK_EQ(st.queue_errors, 0);
+	CHECK_EQ(st.tx_frames, (uint64_t)DB_NQ * DB_ROUNDS);
+	for (unsigned int i = 0; i < DB_NQ; i++) {
+		struct mana_model_queue_stats qs;
+
+		CHECK_EQ(fx_cq_drain(&q[i].cq), DB_ROUNDS);
+		CHECK_EQ(mana_model_queue_stats(f.m, q[i].dv.sq_id, &qs), 0);
+		CHECK_EQ(qs.frames, DB_ROUNDS);
+	}
+	CHECK(mana_model_last_error(f.m)[0] == 0);
+	for (unsigned int i = 0; i < DB_NQ; i++)
+		fx_txq_destroy(&q[i]);
+	fx_buf_fini(&b);
+	fx_close(&f);
+}
+
+/*
+ * The engine on its own thread, 160000 stores from 2 threads: the queue of
+ * 4096 fills and the ringing threads wait for the device; none is lost.
+ */
+static void
+test_shared_db_lossless_threaded(void)
+{
+	const uint64_t want = (uint64_t)DB_NQ * DB_CQ_RINGS;
+	struct timespec t0, t1;
+	struct fx_txq q[DB_NQ];
+	struct fx_buf b;
+	struct fx f;
+	uint64_t base, n = 0;
+
+	REQUIRE(db_open_shared(&f, false));
+	for (unsigned int i = 0; i < DB_NQ; i++)
+		REQUIRE(fx_txq_create(&f, 0, 64, 1, &q[i]));
+	REQUIRE(fx_buf_init(&f, &b, 4096));
+	base = db_engine_doorbells(&f);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	db_ring_from_two_threads(q, &b, DB_CQ_RINGS, true);
+	for (unsigned int i = 0; i < 10000 && n < want; i++) {
+		n = db_engine_doorbells(&f) - base;
+		if (n < want)
+			usleep(1000);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	CHECK_EQ(n, want);
+	CHECK_EQ(fx_stats(&f, 0).db_rejected, 0);
+	printf("  %llu doorbells in %.0f ms\n", (unsigned long long)n,
+	       (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+	for (unsigned int i = 0; i < DB_NQ; i++)
+		fx_txq_destroy(&q[i]);
+	fx_buf_fini(&b);
+	fx_close(&f);
+}
+
+/* One store of any form to offset 0x100 (not a doorbell): rejected with what it stored. */
+static void
+db_check_rejected(struct fx *f, uint64_t *rejected, const char *what, const char *want)
+{
+	fx_run(f);
+	(*rejected)++;
+	CHECK_EQ(fx_stats(f, 0).db_rejected, *rejected);
+	if (strstr(mana_model_last_error(f->m), want) == NULL)
+		UNIT_FAIL("%s: last error \"%s\" lacks \"%s\"", what, mana_model_last_error(f->m),
+			  want);
+}
+
+/*
+ * The trap decodes each instruction a compiler may emit for a doorbell
+ * store, takes the value from the right register and resumes after it.
+ */
+static void
+test_shared_db_store_forms(void)
+{
+	uint64_t rejected = 0, v = 0x1122334455667788ull, r;
+	struct fx_txq q;
+	uint8_t *pg;
+	struct fx f;
+
+	REQUIRE(db_open_shared(&f, true));
+	REQUIRE(fx_txq_create(&f, 0, 64, 1, &q));
+	pg = q.dv.db_page;
+
+	__asm__ volatile("movq %1, 0x100(%0)" : : "r"(pg), "r"(v) : "memory");
+	db_check_rejected(&f, &rejected, "mov r64", "1122334455667788 at page");
+	__asm__ volatile("movq %1, 0x80(%0,%2,8)" : : "r"(pg), "r"(v + 1), "r"(16ul) : "memory");
+	db_check_rejected(&f, &rejected, "mov r64 sib+disp", "1122334455667789");
+	__asm__ volatile("movq %1, (%0)" : : "r"(pg + 0x100), "r"(v + 2) : "memory");
+	db_check_rejected(&f, &rejected, "mov r64 no disp", "112233445566778a");
+	__asm__ volatile("movq %1, %%r13\n\tmovq %%r13, 0x100(%0)" : : "r"(pg), "r"(v + 3)
+			 : "r13", "memory");
+	db_check_rejected(&f, &rejected, "mov r13", "112233445566778b");
+	__asm__ volatile("movnti %1, 0x100(%0)" : : "r"(pg), "r"(v + 4) : "memory");
+	db_check_rejected(&f, &rejected, "movnti", "112233445566778c");
+	__asm__ volatile("movq %1, %%xmm9\n\tmovq %%xmm9, 0x100(%0)" : : "r"(pg), "r"(v + 5)
+			 : "xmm9", "memory");
+	db_check_rejected(&f, &rejected, "movq xmm9", "112233445566778d");
+	__asm__ volatile("movq $-2, 0x100(%0)" : : "r"(pg) : "memory");
+	db_check_rejected(&f, &rejected, "mov imm32", "fffffffffffffffe");
+	r = v + 6;
+	__asm__ volatile("xchgq %0, 0x100(%1)" : "+r"(r) : "r"(pg) : "memory");
+	db_check_rejected(&f, &rejected, "xchg", "112233445566778e");
+	CHECK_EQ(r, 0);		/* the old contents of the page */
+	if (__builtin_cpu_supports("avx")) {
+		__asm__ volatile("vmovq %1, %%xmm12\n\tvmovq %%xmm12, 0x100(%0)"
+				 : : "r"(pg), "r"(v + 7) : "xmm12", "memory");
+		db_check_rejected(&f, &rejected, "vmovq xmm12", "112233445566778f");
+	}
+	/* the wrong widths at a doorbell offset are refused, not read as doorbells */
+	__asm__ volatile("movl %1, 0x800(%0)" : : "r"(pg), "r"((uint32_t)q.cq.dv.cq_id)
+			 : "memory");
+	db_check_rejected(&f, &rejected, "mov r32", "4-byte store at offset 0x800");
+	__asm__ volatile("movb $1, 0x400(%0)" : : "r"(pg) : "memory");
+	db_check_rejected(&f, &rejected, "mov m8", "1-byte store at offset 0x400");
+	__asm__ volatile("movw $1, 0x400(%0)" : : "r"(pg) : "memory");
+	db_check_rejected(&f, &rejected, "mov m16", "2-byte store at offset 0x400");
+	__asm__ volatile("pxor %%xmm1, %%xmm1\n\tmovdqu %%xmm1, (%0)" : : "r"(pg)
+			 : "xmm1", "memory");
+	db_check_rejected(&f, &rejected, "movdqu", "16-byte store at offset 0x000");
+	/* a real doorbell through an XMM store still rings its queue */
+	{
+		struct mana_tx_oob oob;
+		struct gdma_sge sge;
+		struct fx_buf b;
+
+		REQUIRE(fx_buf_init(&f, &b, 4096));
+		memcpy(b.base, test_frame, sizeof(test_frame));
+		sge = fx_sge(&b, 0, sizeof(test_frame));
+		fx_tx_oob(&q, &oob);
+		fx_tx_write(&q, &oob, false, &sge, 1);
+		__asm__ volatile("movq %1, %%xmm2\n\tmovq %%xmm2, (%0)" : : "r"(pg),
+				 "r"(gdma_db_wq(q.dv.sq_id, q.head)) : "xmm2", "memory");
+		fx_run(&f);
+		CHECK_EQ(fx_cq_drain(&q.cq), 1);
+		CHECK_EQ(fx_stats(&f, 0).tx_frames, 1);
+		fx_txq_destroy(&q);
+		fx_buf_fini(&b);
+	}
+	CHECK_EQ(fx_stats(&f, 0).db_rejected, rejected);
+	fx_close(&f);
+}
+
+/* A store the trap cannot decode (rep stos) lands in memory and stops the device. */
+static void
+test_shared_db_undecodable(void)
+{
+	struct ibv_async_event ev;
+	uint64_t *dst;
+	struct fx_txq q;
+	struct fx f;
+	long cnt = 1;
+
+	REQUIRE(db_open_shared(&f, true));
+	REQUIRE(fx_txq_create(&f, 0, 64, 1, &q));
+	dst = (uint64_t *)(void *)((uint8_t *)q.dv.db_page + 0x200);
+	__asm__ volatile("rep stosq" : "+D"(dst), "+c"(cnt) : "a"(7ul) : "memory");
+	fx_run(&f);
+	CHECK(strstr(mana_model_last_error(f.m), "cannot decode: f3 48 ab") != NULL);
+	REQUIRE_EQ(mana_vs_get_async_event(f.ctx, &ev), 0);
+	CHECK_EQ(ev.event_type, IBV_EVENT_DEVICE_FATAL);
+	mana_vs_ack_async_event(&ev);
+	fx_txq_destroy(&q);
+	fx_close(&f);
+}
+
+/* More stores between two manual steps than the queue holds: the device stops. */
+static void
+test_shared_db_overflow_manual(void)
+{
+	struct ibv_async_event ev;
+	struct fx_txq q;
+	struct fx f;
+
+	REQUIRE(db_open_shared(&f, true));
+	REQUIRE(fx_txq_create(&f, 0, 64, 1, &q));
+	for (unsigned int i = 0; i < 4096 + 3; i++)
+		fx_db(q.dv.db_page, GDMA_DB_OFFSET_CQ, q.cq.dv.cq_id);
+	fx_run(&f);
+	CHECK(strstr(mana_model_last_error(f.m), "doorbell queue overflow: 3 stores lost") !=
+	      NULL);
+	REQUIRE_EQ(mana_vs_get_async_event(f.ctx, &ev), 0);
+	CHECK_EQ(ev.event_type, IBV_EVENT_DEVICE_FATAL);
+	mana_vs_ack_async_event(&ev);
+	fx_txq_destroy(&q);
+	fx_close(&f);
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_cq_arm_rx),
 	UNIT_TEST(test_cq_arm_tx),
 	UNIT_TEST(test_doorbell_wrong_id),
+	UNIT_TEST(test_shared_db_lossless_manual),
+	UNIT_TEST(test_shared_db_lossless_threaded),
+	UNIT_TEST(test_shared_db_store_forms),
+	UNIT_TEST(test_shared_db_undecodable),
+	UNIT_TEST(test_shared_db_overflow_manual),
 };
 
 UNIT_MAIN(tests)

@@ -188,10 +188,19 @@ struct mana_model_queue_stats {
 int mana_model_queue_stats(const struct mana_model *m, uint32_t queue_id,
 			   struct mana_model_queue_stats *st);
 
+/*
+ * The final counters of the i-th queue (0 = oldest) that ended, by SQ (its QP
+ * destroyed) or RQ (its RSS QP destroyed); the last 256 are kept. -ENOENT past
+ * the end.
+ */
+int mana_model_retired_queue_stats(const struct mana_model *m, unsigned int i, uint32_t *queue_id,
+				   struct mana_model_queue_stats *st);
+
 /* Engine counters: passes, busy passes, and the engine's own CPU time. */
 struct mana_model_engine_stats {
 	uint64_t passes, busy_passes;
 	uint64_t frames;		/* TX + RX frames handled */
+	uint64_t doorbells;		/* doorbell stores taken (valid or rejected) */
 	uint64_t cpu_ns;		/* thread CPU time (threaded mode) */
 };
 int mana_model_engine_stats(const struct mana_model *m, struct mana_model_engine_stats *st);

@@ -46,38 +46,87 @@ mm_async_event_all(struct mana_model *m, enum ibv_event_type type, uint8_t port)
 		mm_async_event(ctx, type, port);
 }
 
+/*
+ * cmd_fd: its page 0 is the context's doorbell page (hardware-like mmap). Two
+ * views of it: the driver's, which in shared mode is write-protected so that
+ * every store reaches the device through the doorbell trap (NIC guide,
+ * "Doorbell modes"), and the device's own, writable one, where stores that
+ * did not trap (a secondary process's mapping of cmd_fd) are found.
+ */
+static int
+mm_ctx_db_pages(struct mm_ctx *ctx, int fd)
+{
+	void *page, *dev;
+	int err;
+
+	page = mmap(NULL, MM_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (page == MAP_FAILED)
+		return errno;
+	dev = mmap(NULL, MM_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (dev == MAP_FAILED) {
+		err = errno;
+		munmap(page, MM_PAGE_SIZE);
+		return err;
+	}
+	ctx->shared_db = page;
+	ctx->shared_db_dev = dev;
+	if (!ctx->m->cfg.shared_doorbell)
+		return 0;
+	ctx->dbq = aligned_alloc(64, sizeof(*ctx->dbq));
+	if (ctx->dbq == NULL) {
+		err = ENOMEM;
+		goto fail;
+	}
+	mm_dbq_init(ctx->dbq, page, ctx->m->cfg.manual);
+	err = mm_dbtrap_register(page, ctx->dbq);
+	if (err == 0)
+		return 0;
+	mm_error(ctx->m, MM_LOG_ERR, "shared doorbell page: cannot trap its stores: %s",
+		 err == ENOSPC ? "too many open contexts" : strerror(err));
+	free(ctx->dbq);
+	ctx->dbq = NULL;
+fail:
+	munmap(page, MM_PAGE_SIZE);
+	munmap(dev, MM_PAGE_SIZE);
+	return err;
+}
+
+static void
+mm_ctx_db_pages_free(struct mm_ctx *ctx)
+{
+	if (ctx->dbq != NULL)
+		mm_dbtrap_unregister(ctx->shared_db);
+	munmap(ctx->shared_db, MM_PAGE_SIZE);
+	munmap(ctx->shared_db_dev, MM_PAGE_SIZE);
+	free(ctx->dbq);
+}
+
 static int
 mm_ctx_fds(struct mm_ctx *ctx)
 {
 	struct ibv_context *c = &ctx->vctx.context;
-	int p[2];
-	void *page;
+	int p[2], err;
 
 	if (pipe2(p, O_NONBLOCK | O_CLOEXEC) != 0)
 		return errno;
 	c->async_fd = p[0];
 	ctx->async_wfd = p[1];
-	/* cmd_fd: page 0 is the context's doorbell page (hardware-like mmap). */
 	c->cmd_fd = memfd_create("mana_model_db", MFD_CLOEXEC);
 	if (c->cmd_fd < 0)
 		goto err;
 	if (ftruncate(c->cmd_fd, MM_PAGE_SIZE) != 0)
 		goto err;
-	page = mmap(NULL, MM_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, c->cmd_fd, 0);
-	if (page == MAP_FAILED)
-		goto err;
-	ctx->shared_db = page;
-	return 0;
+	err = mm_ctx_db_pages(ctx, c->cmd_fd);
+	if (err == 0)
+		return 0;
+	errno = err;
 err:
-	{
-		int err = errno;
-
-		if (c->cmd_fd >= 0)
-			close(c->cmd_fd);
-		close(p[0]);
-		close(p[1]);
-		return err;
-	}
+	err = errno;
+	if (c->cmd_fd >= 0)
+		close(c->cmd_fd);
+	close(p[0]);
+	close(p[1]);
+	return err;
 }
 
 struct ibv_context *
@@ -139,7 +188,7 @@ mana_model_close_device(struct ibv_context *c)
 	}
 	LIST_REMOVE(ctx, link);
 	pthread_mutex_unlock(&m->lock);
-	munmap(ctx->shared_db, MM_PAGE_SIZE);
+	mm_ctx_db_pages_free(ctx);
 	close(c->cmd_fd);
 	close(c->async_fd);
 	close(ctx->async_wfd);

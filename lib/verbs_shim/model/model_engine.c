@@ -241,56 +241,130 @@ mm_db_scan_wq(struct mana_model *m, struct mm_wq *wq, bool stray)
 	return n;
 }
 
-/* Shared (hardware-like) page: queues told apart by id only. */
-static unsigned int
-mm_db_scan_shared(struct mana_model *m, struct mm_ctx *ctx, bool stray)
+/* A doorbell on the shared (hardware-like) page: the queue is found by its id only. */
+static void
+mm_db_shared(struct mana_model *m, struct mm_ctx *ctx, const void *pg, unsigned int slot,
+	     uint64_t v)
 {
-	uint64_t *pg = ctx->shared_db, v;
-	unsigned int n = 0;
-	uint32_t id;
+	uint32_t id = (uint32_t)(v & GDMA_DB_ID_MASK);
 
-	v = mm_db_take(&pg[MM_DB_SQ]);
-	if (v != 0) {
+	if (slot == MM_DB_SQ) {
 		struct mm_qp *qp;
 
-		n++;
-		id = (uint32_t)(v & GDMA_DB_ID_MASK);
 		LIST_FOREACH(qp, &m->qps, link)
 			if (qp->ctx == ctx && !qp->rss && qp->sq_id == id)
 				break;
 		if (qp == NULL)
-			mm_db_reject(m, 0, pg, MM_DB_SQ, v, "no SQ with this id in the context");
+			mm_db_reject(m, 0, pg, slot, v, "no SQ with this id in the context");
 		else
-			mm_db_sq(m, qp, pg, v);
-	}
-	v = mm_db_take(&pg[MM_DB_RQ]);
-	if (v != 0) {
+			mm_db_sq(m, qp, (uint64_t *)(uintptr_t)pg, v);
+	} else if (slot == MM_DB_RQ) {
 		struct mm_wq *wq;
 
-		n++;
-		id = (uint32_t)(v & GDMA_DB_ID_MASK);
 		LIST_FOREACH(wq, &m->wqs, link)
 			if (wq->ctx == ctx && wq->rss != NULL && wq->id == id)
 				break;
 		if (wq == NULL)
-			mm_db_reject(m, 0, pg, MM_DB_RQ, v, "no RQ with this id in the context");
+			mm_db_reject(m, 0, pg, slot, v, "no RQ with this id in the context");
 		else
-			mm_db_rq(m, wq, pg, v);
-	}
-	v = mm_db_take(&pg[MM_DB_CQ]);
-	if (v != 0) {
+			mm_db_rq(m, wq, (uint64_t *)(uintptr_t)pg, v);
+	} else {
 		struct mm_cq *cq;
 
-		n++;
-		id = (uint32_t)(v & GDMA_DB_ID_MASK);
 		LIST_FOREACH(cq, &m->cqs, link)
 			if (cq->ctx == ctx && cq->bound != NULL && cq->id == id)
 				break;
 		if (cq == NULL)
-			mm_db_reject(m, 0, pg, MM_DB_CQ, v,
-				     "no bound CQ with this id in the context");
+			mm_db_reject(m, 0, pg, slot, v, "no bound CQ with this id in the context");
 		else
-			mm_db_cq(m, 0, pg, cq, v);
+			mm_db_cq(m, 0, (uint64_t *)(uintptr_t)pg, cq, v);
+	}
+}
+
+/* A store the trap could not deliver: the device stops (hardware never misses one). */
+static void __attribute__((format(printf, 2, 3)))
+mm_db_trap_fatal(struct mana_model *m, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (mm_fatal_locked(m))
+		mm_error(m, MM_LOG_ERR, "%s", msg);
+}
+
+/*
+ * The stores the doorbell trap queued, in the order they were made: every
+ * one is a doorbell, as every MMIO write is on hardware. Only aligned 64-bit
+ * stores to the SQ, RQ and CQ offsets ring a queue.
+ */
+static unsigned int
+mm_db_pop_shared(struct mana_model *m, struct mm_ctx *ctx)
+{
+	struct mm_dbq *q = ctx->dbq;
+	unsigned int n = 0;
+	uint16_t off;
+	uint8_t width;
+	uint64_t v;
+
+	while (mm_dbq_pop(q, &off, &width, &v)) {
+		char why[96];
+
+		n++;
+		if (width != 8 || (off & 7) != 0) {
+			snprintf(why, sizeof(why), "%u-byte store at offset 0x%03x: doorbells are "
+				 "aligned 64-bit stores", width, off);
+			mm_db_reject(m, 0, ctx->shared_db, off / 8, v, why);
+		} else if (off / 8 != MM_DB_SQ && off / 8 != MM_DB_RQ && off / 8 != MM_DB_CQ) {
+			mm_db_reject(m, 0, ctx->shared_db, off / 8, v,
+				     "not an SQ/RQ/CQ doorbell offset");
+		} else {
+			mm_db_shared(m, ctx, ctx->shared_db, off / 8, v);
+		}
+	}
+	if (__atomic_load_n(&q->overflow, __ATOMIC_RELAXED) != 0)
+		mm_db_trap_fatal(m, "doorbell queue overflow: %u stores lost (more than %u "
+				 "between two manual steps)", q->overflow, MM_DBQ_SIZE);
+	else if (__atomic_load_n(&q->undecoded, __ATOMIC_RELAXED) != 0)
+		mm_db_trap_fatal(m, "store to the doorbell page by an instruction the device "
+				 "cannot decode: %02x %02x %02x %02x %02x %02x %02x %02x",
+				 q->insn[0], q->insn[1], q->insn[2], q->insn[3], q->insn[4],
+				 q->insn[5], q->insn[6], q->insn[7]);
+	return n;
+}
+
+/*
+ * Shared page. The trapped stores first; then the device's own view of the
+ * page, where only stores that did not trap appear (a secondary process's
+ * writable mapping of cmd_fd): read there as the last value per slot.
+ */
+static unsigned int
+mm_db_scan_shared(struct mana_model *m, struct mm_ctx *ctx, bool stray)
+{
+	uint64_t *pg = ctx->shared_db_dev, v;
+	unsigned int n = 0;
+
+	if (ctx->dbq != NULL) {
+		n += mm_db_pop_shared(m, ctx);
+		if (m->fatal)
+			return n;
+	}
+	v = mm_db_take(&pg[MM_DB_SQ]);
+	if (v != 0) {
+		n++;
+		mm_db_shared(m, ctx, pg, MM_DB_SQ, v);
+	}
+	v = mm_db_take(&pg[MM_DB_RQ]);
+	if (v != 0) {
+		n++;
+		mm_db_shared(m, ctx, pg, MM_DB_RQ, v);
+	}
+	v = mm_db_take(&pg[MM_DB_CQ]);
+	if (v != 0) {
+		n++;
+		mm_db_shared(m, ctx, pg, MM_DB_CQ, v);
 	}
 	if (stray)
 		n += mm_db_stray(m, 0, pg);
@@ -325,8 +399,8 @@ mm_db_scan(struct mana_model *m, bool stray)
  * the model the engine may not have seen it yet, and once the QP is unbound
  * the id no longer resolves (an RQ's id lives in its RSS QP): a doorbell rung
  * just before a port stop would be rejected. So the QP's doorbells are
- * processed first: the whole shared page of its context (the slots hold only
- * the last doorbell per queue type), or its own / its RWQs' pages.
+ * processed first: every queued store of its context's shared page, or its
+ * own / its RWQs' pages.
  */
 void
 mm_db_drain_qp(struct mana_model *m, struct mm_qp *qp)
@@ -334,12 +408,12 @@ mm_db_drain_qp(struct mana_model *m, struct mm_qp *qp)
 	if (m->fatal)
 		return;
 	if (m->cfg.shared_doorbell) {
-		mm_db_scan_shared(m, qp->ctx, false);
+		m->doorbells += mm_db_scan_shared(m, qp->ctx, false);
 	} else if (qp->rss) {
 		for (uint32_t i = 0; i < (1u << qp->ind->log); i++)
-			mm_db_scan_wq(m, qp->ind->wqs[i], false);
+			m->doorbells += mm_db_scan_wq(m, qp->ind->wqs[i], false);
 	} else {
-		mm_db_scan_qp(m, qp, false);
+		m->doorbells += mm_db_scan_qp(m, qp, false);
 	}
 }
 
@@ -356,7 +430,10 @@ mm_engine_pass(struct mana_model *m)
 	if (__atomic_load_n(&m->wires_pending, __ATOMIC_ACQUIRE))
 		mm_wires_connect(m);
 	if (!m->fatal) {
-		work += mm_db_scan(m, stray);
+		unsigned int db = mm_db_scan(m, stray);
+
+		m->doorbells += db;
+		work += db;
 		LIST_FOREACH(qp, &m->qps, link)
 			if (!qp->rss)
 				work += mm_tx_process(m, qp);

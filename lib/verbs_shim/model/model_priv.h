@@ -30,6 +30,7 @@
 #include "model_verbs.h"
 #include "model_wire.h"
 #include "model_net.h"
+#include "model_dbtrap.h"
 #include "../../../drivers/net/mana/mana_gdma.h"
 
 #define MM_CONTAINER_OF(p, type, member) \
@@ -40,6 +41,7 @@
 #define MM_WIRE_BUDGET		64u	/* frames per wire per engine pass */
 #define MM_DEFAULT_MAX_QP	64u
 #define MM_EVENT_RECORD_SIZE	8u
+#define MM_RETIRED_MAX		256u	/* ended queues whose counters are kept */
 
 /* Log levels (syslog numbering, same as MANA_VS_LOG_*). */
 #define MM_LOG_ERR		3
@@ -182,7 +184,9 @@ struct mm_ctx {
 	struct manadv_ctx_allocators alloc;
 	bool alloc_set;
 	int async_wfd;
-	uint64_t *shared_db;	/* page 0 of cmd_fd (always mapped) */
+	uint64_t *shared_db;	/* page 0 of cmd_fd, the driver's view (always mapped) */
+	uint64_t *shared_db_dev;	/* the same page, the device's writable view */
+	struct mm_dbq *dbq;	/* shared mode: the trapped stores, in order */
 	uint32_t nobj;		/* live objects: close_device EBUSY */
 	LIST_ENTRY(mm_ctx) link;
 };
@@ -249,6 +253,13 @@ struct mana_model {
 	bool thread_started;
 	int stop;			/* atomic */
 	uint64_t passes, busy_passes, frames;
+	uint64_t doorbells;		/* doorbell stores the engine took */
+	/* counters of the last MM_RETIRED_MAX queues that ended (ring) */
+	struct mm_retired {
+		uint32_t id;
+		struct mana_model_queue_stats st;
+	} retired[MM_RETIRED_MAX];
+	uint32_t nretired;
 	uint64_t cpu_ns;
 	/* sysfs */
 	char root[MANA_MODEL_PATH_LEN];
@@ -285,6 +296,8 @@ void mm_sysfs_port_mtu(const struct mana_model *m, unsigned int port);
 
 /* model_ctx.c */
 void mm_async_event(struct mm_ctx *ctx, enum ibv_event_type type, uint8_t port);
+bool mm_fatal_locked(struct mana_model *m);
+void mm_queue_retire(struct mana_model *m, uint32_t id, const struct mana_model_queue_stats *st);
 void mm_async_event_all(struct mana_model *m, enum ibv_event_type type, uint8_t port);
 void mm_ctx_fill_ops(struct verbs_context *vctx);
 

@@ -395,6 +395,11 @@ mm_rq_objects_end(struct mm_wq *wq)
 {
 	struct mm_cq *cq = wq->cq;
 
+	if (wq->id != 0) {
+		wq->qst.is_sq = false;
+		wq->qst.port = wq->rss->port;
+		mm_queue_retire(wq->ctx->m, wq->id, &wq->qst);
+	}
 	wq->rss = NULL;
 	wq->id = 0;
 	memset(&wq->qst, 0, sizeof(wq->qst));
@@ -435,6 +440,9 @@ mm_qp_unbind(struct mana_model *m, struct mm_qp *qp)
 				}
 		}
 	} else {
+		qp->qst.is_sq = true;
+		qp->qst.port = qp->port;
+		mm_queue_retire(m, qp->sq_id, &qp->qst);
 		qp->cq->bound = NULL;
 		qp->cq->users--;
 		if (qp->rcq != NULL)

@@ -42,18 +42,25 @@ mana_model_set_link(struct mana_model *m, unsigned int port, bool up)
 	return 0;
 }
 
-/* Device lost: every context gets IBV_EVENT_DEVICE_FATAL; queues stop. */
+/* Device lost: every context gets IBV_EVENT_DEVICE_FATAL; queues stop. Caller holds m->lock. */
+bool
+mm_fatal_locked(struct mana_model *m)
+{
+	if (m->fatal)
+		return false;
+	__atomic_store_n(&m->fatal, true, __ATOMIC_RELEASE);
+	mm_async_event_all(m, IBV_EVENT_DEVICE_FATAL, 0);
+	return true;
+}
+
 int
 mana_model_fatal(struct mana_model *m)
 {
 	if (m == NULL)
 		return -EINVAL;
 	pthread_mutex_lock(&m->lock);
-	if (!m->fatal) {
-		__atomic_store_n(&m->fatal, true, __ATOMIC_RELEASE);
-		mm_async_event_all(m, IBV_EVENT_DEVICE_FATAL, 0);
+	if (mm_fatal_locked(m))
 		mm_error(m, MM_LOG_WARNING, "device fatal error (injected)");
-	}
 	pthread_mutex_unlock(&m->lock);
 	return 0;
 }
@@ -229,6 +236,39 @@ mana_model_port_stats_reset(struct mana_model *m, unsigned int port)
 	return 0;
 }
 
+/* Caller holds m->lock. */
+void
+mm_queue_retire(struct mana_model *m, uint32_t id, const struct mana_model_queue_stats *st)
+{
+	struct mm_retired *r = &m->retired[m->nretired++ % MM_RETIRED_MAX];
+
+	r->id = id;
+	r->st = *st;
+}
+
+int
+mana_model_retired_queue_stats(const struct mana_model *m, unsigned int i, uint32_t *queue_id,
+			       struct mana_model_queue_stats *st)
+{
+	struct mana_model *mm = (struct mana_model *)(uintptr_t)m;
+	int ret = -ENOENT;
+
+	if (m == NULL || st == NULL || queue_id == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&mm->lock);
+	if (i < m->nretired && i < MM_RETIRED_MAX) {
+		/* oldest kept first */
+		unsigned int first = m->nretired > MM_RETIRED_MAX ? m->nretired - MM_RETIRED_MAX : 0;
+		const struct mm_retired *r = &m->retired[(first + i) % MM_RETIRED_MAX];
+
+		*queue_id = r->id;
+		*st = r->st;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&mm->lock);
+	return ret;
+}
+
 int
 mana_model_engine_stats(const struct mana_model *m, struct mana_model_engine_stats *st)
 {
@@ -240,6 +280,7 @@ mana_model_engine_stats(const struct mana_model *m, struct mana_model_engine_sta
 	st->passes = m->passes;
 	st->busy_passes = m->busy_passes;
 	st->frames = m->frames;
+	st->doorbells = m->doorbells;
 	pthread_mutex_unlock(&mm->lock);
 	st->cpu_ns = __atomic_load_n(&m->cpu_ns, __ATOMIC_RELAXED);
 	return 0;
