@@ -35,6 +35,7 @@ class Raw:
         self.cg = {}       # tag -> CG dict (+ 'model')
         self.tpmd = {}     # tag -> dict
         self.l3fwd = None
+        self.doorbell = None
         self.meta = {}
         self.pending = {}  # label -> TASK lines printed before their RESULT
         self.notes = []
@@ -84,6 +85,8 @@ class Raw:
             self.tpmd[d['tag']] = d
         elif first == 'L3FWD':
             self.l3fwd = d
+        elif first == 'DOORBELL':
+            self.doorbell = d
         elif first == 'cg':
             tag = line.split()[1]
             if tag in self.cg and ' MODEL ' in line:
@@ -394,6 +397,24 @@ def md(raw, outdir):
                     raw.l3fwd.get('seconds'))]
     else:
         out += ['', 'l3fwd, DPDK %s: %s.' % (dv, raw.why('l3fwd', 'l3fwd_lpm'))]
+
+    out += ['', '## Doorbell cost on the software device', '']
+    db = raw.doorbell
+    if db is None:
+        out.append('Doorbell cost: %s.' % raw.why('doorbell', 'doorbell'))
+    else:
+        out += ['What one doorbell costs the ringing thread (%s stores, engine on its own '
+                'thread). `doorbell=shared` traps every store to the hardware-like page so that '
+                'none is lost (NIC guide, "Doorbell modes"); the fault floor is a bare write '
+                'fault and return on this machine, which any trapping design pays.' %
+                db.get('stores'), '',
+                '| mode | ns per doorbell | vs per-queue page |', '|---|---:|---:|',
+                '| doorbell=object (plain store) | %s | 1 |' % fmt(num(db, 'object_ns'), 1),
+                '| doorbell=shared (trapped, queued) | %s | %s |' % (
+                    fmt(num(db, 'shared_ns'), 0), ratio(num(db, 'shared_ns'), num(db, 'object_ns'))),
+                '| fault floor (bare fault + skip) | %s | %s |' % (
+                    fmt(num(db, 'fault_floor_ns'), 0),
+                    fmt(ratio(num(db, 'fault_floor_ns'), num(db, 'object_ns')), 0))]
 
     out += ['', '## The device apart from the driver: model engine cost, DPDK %s' % dv, '',
             '| run | engine ns/frame | frames (rx+tx) | engine CPU s | busy passes / passes |',

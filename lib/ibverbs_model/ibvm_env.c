@@ -15,7 +15,10 @@
  *     sysfs=<dir>                  root of the device's sysfs tree (default: a temp dir)
  *     doorbell=shared|queue        one hardware-like page per context (default; every
  *                                  store reaches the device through the doorbell trap)
- *                                  or a page per queue object
+ *                                  or a page per queue object, or memory: the
+ *                                  shared page read as memory, the last store per
+ *                                  slot (lossy; for runs under valgrind, which
+ *                                  cannot resume a trapped store)
  *     coalesce=0|1                 RX CQE coalescing, type 2 (default 1)
  *     part=0|2                     vendor_part_id (default 2)
  *     max_qp=N  numa=N  cpu=N      limits, NUMA node, engine thread CPU
@@ -175,10 +178,12 @@ ibvm_parse_kv(struct mana_model_config *cfg, const char *key, const char *val,
 		return ibvm_set_string(cfg->sysfs_root, sizeof(cfg->sysfs_root), val);
 	}
 	if (strcmp(key, "doorbell") == 0) {
-		*why = "doorbell wants shared or queue";
-		if (strcmp(val, "queue") != 0 && strcmp(val, "shared") != 0)
+		*why = "doorbell wants shared, queue or memory";
+		if (strcmp(val, "queue") != 0 && strcmp(val, "shared") != 0 &&
+		    strcmp(val, "memory") != 0)
 			return EINVAL;
-		cfg->shared_doorbell = strcmp(val, "shared") == 0;
+		cfg->shared_doorbell = strcmp(val, "queue") != 0;
+		cfg->doorbell_untrapped = strcmp(val, "memory") == 0;
 		return 0;
 	}
 	if (strcmp(key, "coalesce") == 0) {

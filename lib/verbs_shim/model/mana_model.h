@@ -56,6 +56,8 @@ struct mana_model_gen_cfg {
 	uint8_t dst_mac[6];	/* all zero: the port's own MAC */
 	uint32_t dst_ip_base;	/* IPv4 destination of flow 0 (host order); 0: 198.18.0.1 */
 	uint32_t seed;		/* varies source addresses and ports */
+	bool vlan;		/* frames carry an 802.1Q tag (inside frame_len) */
+	uint16_t vlan_tci;	/* its PCP (15:13), DEI (12), VLAN ID (11:0) */
 };
 
 struct mana_model_wire_cfg {
@@ -86,6 +88,8 @@ struct mana_model_config {
 	bool manual;			/* no engine thread: mana_model_step() drives it */
 	int engine_cpu;			/* -1: not pinned */
 	bool shared_doorbell;		/* hardware-like single doorbell page (contract 1.2) */
+	bool doorbell_untrapped;	/* shared page read as memory: the last store per slot
+					 * (lossy; for valgrind, which cannot resume a trapped store) */
 	bool rx_coalesce;		/* CQE type 2 (contract 1.3); default true */
 	uint16_t vendor_part_id;	/* 0 or 2 (contract 7.3) */
 	uint32_t max_qp;		/* default 64 */
@@ -104,8 +108,10 @@ void mana_model_config_init(struct mana_model_config *cfg, const char *name);
  *   none | loop | pair:<port> | pair:<device>/<port>
  *   gen[:flows=N][:len=N][:proto=udp|tcp][:ipv6=0|1][:rate=PPS][:count=N]
  *      [:lossless=0|1][:dmac=02-00-00-00-00-01][:dip=a.b.c.d][:seed=N]
+ *      [:vlan=ID[:pcp=P]]
  *      (len: bytes without FCS, at least the headers plus the 12-byte pattern header:
- *      60 UDP/IPv4, 66 TCP/IPv4, 74 UDP/IPv6, 86 TCP/IPv6)
+ *      60 UDP/IPv4, 66 TCP/IPv4, 74 UDP/IPv6, 86 TCP/IPv6; 4 more with vlan;
+ *      vlan: an 802.1Q tag with VLAN ID 0..4095, priority pcp 0..7, DEI 0)
  *   pcap:rx=<file>[:tx=<file>][:loop=0|1] | pcap:tx=<file>
  *   tap:<ifname>
  * Returns 0 or -EINVAL; on error *why names what was wrong (static string).
@@ -163,6 +169,7 @@ struct mana_model_port_stats {
 	uint64_t wire_sink_bad;			/* bad checksum or corrupted payload */
 	uint64_t wire_sink_csum_ok;		/* sink verified IP and L4 checksums */
 	uint64_t wire_drops;			/* lost on the wire: inbox full, peer gone */
+	uint64_t wire_sink_vlan;		/* sink frames carrying an 802.1Q tag */
 };
 int mana_model_port_stats(const struct mana_model *m, unsigned int port,
 			  struct mana_model_port_stats *st);

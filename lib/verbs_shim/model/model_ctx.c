@@ -70,7 +70,7 @@ mm_ctx_db_pages(struct mm_ctx *ctx, int fd)
 	}
 	ctx->shared_db = page;
 	ctx->shared_db_dev = dev;
-	if (!ctx->m->cfg.shared_doorbell)
+	if (!ctx->m->cfg.shared_doorbell || ctx->m->cfg.doorbell_untrapped)
 		return 0;
 	ctx->dbq = aligned_alloc(64, sizeof(*ctx->dbq));
 	if (ctx->dbq == NULL) {
