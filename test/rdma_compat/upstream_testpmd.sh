@@ -7,8 +7,12 @@
 # built from the DPDK source tree of the installed release, or the binary
 # Debian 13 ships (librte-net-mana25). See doc/rdma_core_on_model.md.
 #
-# usage: upstream_testpmd.sh io|csum <plugin.so> <queue_state_preload.so|-> \
+# usage: upstream_testpmd.sh io|csum|rss <plugin.so> <queue_state_preload.so|-> \
 #                            <ibverbs_model dir> <work dir> [frames]
+# rss: io forwarding over 4 RX/TX queue pairs, 64 UDP flows, RSS on IP and
+# UDP ports; every queue must receive and send (the device's per-queue
+# counters) and the totals must be frame-exact. All queues ring one shared
+# doorbell page, as on hardware: this needs the lossless shared doorbell.
 # Environment: DPDK_PMD_DIR (EAL's plugin directory), MANA_COALESCE=0|1 (RX
 # CQE coalescing on the device; with 1 some completions must be coalesced).
 #
@@ -45,7 +49,11 @@ fail() { echo "FAIL: $*"; failed=1; }
 . "$(dirname "$0")/../lib/loadable.sh"
 require_loadable "$testpmd" "$ibvm_dir"
 unshare -m --propagation private true 2>/dev/null || skip "unshare -m not permitted"
-case $mode in io|csum) ;; *) echo "bad mode $mode"; exit 2;; esac
+case $mode in io|csum|rss) ;; *) echo "bad mode $mode"; exit 2;; esac
+nq=1 flows=8 fwd_mode=$mode rss_opt=
+if [ "$mode" = rss ]; then
+	nq=4 flows=64 fwd_mode=io rss_opt=--rss-udp
+fi
 
 rm -rf "$work"
 mkdir -p "$work/orig"
@@ -61,7 +69,7 @@ tx_offloads=0x0
 # delay forwarding, not drop: the sink must see every frame. So TX retries,
 # up to 1 s per burst.
 fwd_cmds="set burst tx delay 1000 retry 1000
-set fwd $mode retry
+set fwd $fwd_mode retry
 start"
 if [ "$mode" = csum ]; then
 	# IPv4 + UDP checksum offload from configure time: no port restart needed
@@ -80,13 +88,14 @@ umount $work/orig
 export SYSFS_PCI_DEVICES=$work/sysfs/bus/pci/devices
 export LD_LIBRARY_PATH=$ibvm_dir
 [ "$preload" = - ] || export LD_PRELOAD=$preload
-export MANA_MODEL='name=mana_up0,pci=$bdf,sysfs=$work/sysfs,doorbell=shared,coalesce=$coalesce,wire0=gen:count=$frames:lossless=1:len=128:flows=8'
+export MANA_MODEL='name=mana_up0,pci=$bdf,sysfs=$work/sysfs,doorbell=shared,coalesce=$coalesce,wire0=gen:count=$frames:lossless=1:len=128:flows=$flows'
 export MANA_MODEL_STATS=$stats
 { sleep 1; echo "$fwd_cmds"; sleep 5; echo stop; echo "show port stats 0"; echo quit; } | \
 timeout 120 $testpmd -l 0-1 -n 1 --no-huge -m 512 --iova-mode=va \
 	--file-prefix=mana_up\$\$ -a $bdf --log-level=pmd.net.mana.*:info -- \
-	-i --rxq=1 --txq=1 --rxd=256 --txd=256 --nb-cores=1 --port-topology=loop \
-	--total-num-mbufs=2048 --no-flush-rx --forward-mode=$mode --tx-offloads=$tx_offloads
+	-i --rxq=$nq --txq=$nq --rxd=256 --txd=256 --nb-cores=1 --port-topology=loop \
+	--total-num-mbufs=$((2048 * nq)) --no-flush-rx --forward-mode=$fwd_mode \
+	--tx-offloads=$tx_offloads $rss_opt
 NS
 unshare -m --propagation private bash "$work/ns.sh" > "$out" 2>&1
 rc=$?
@@ -109,8 +118,8 @@ echo "testpmd $mode: RX-packets=$rx RX-errors=$rxerr TX-packets=$tx TX-errors=$t
 # 22.11 counts a TX packet when it reaps the completion, inside the next
 # tx_burst; io/csum call tx_burst only with received packets, so the last
 # bursts stay uncounted. What left the port is counted by the model's sink.
-[ -n "$tx" ] && [ "$tx" -le "$frames" ] && [ "$tx" -ge $((frames - 256)) ] ||
-	fail "TX-packets $tx, want $((frames - 256))..$frames"
+[ -n "$tx" ] && [ "$tx" -le "$frames" ] && [ "$tx" -ge $((frames - 256 * nq)) ] ||
+	fail "TX-packets $tx, want $((frames - 256 * nq))..$frames"
 if [ "$mode" = csum ]; then
 	badip=$(fwd Bad-ipcsum) badl4=$(fwd Bad-l4csum)
 	echo "testpmd csum: Bad-ipcsum=$badip Bad-l4csum=$badl4"
@@ -134,6 +143,21 @@ if [ "$coalesce" = 1 ]; then
 else
 	[ "$v" = 0 ] || fail "model rx_coalesced_cqes=$v, want 0 (coalescing off)"
 fi
+if [ "$mode" = rss ]; then
+	# The device's own counters of every queue that ended (written at exit).
+	for kind in rq sq; do
+		lines=$(grep "^mana_up0 $kind " "$stats")
+		n=$(printf '%s\n' "$lines" | grep -c "frames=")
+		[ "$n" = "$nq" ] || fail "$n ${kind}s in the device's counters, want $nq"
+		sum=0
+		for f in $(printf '%s\n' "$lines" | grep -o ' frames=[0-9]*' | cut -d= -f2); do
+			[ "$f" -gt 0 ] || fail "a $kind carried no frame: $(printf '%s\n' "$lines" | tr '\n' ';')"
+			sum=$((sum + f))
+		done
+		[ "$sum" = "$frames" ] || fail "${kind}s carried $sum frames, want $frames"
+		echo "$kind frames: $(printf '%s\n' "$lines" | grep -o ' frames=[0-9]*' | cut -d= -f2 | tr '\n' ' ')"
+	done
+fi
 if [ "$mode" = csum ]; then
 	v=$(model wire_sink_csum_ok)
 	[ "$v" = "$frames" ] || fail "sink verified $v checksums, want $frames"
@@ -142,5 +166,5 @@ if [ $failed != 0 ]; then
 	echo "--- $out (tail)"; tail -40 "$out"
 	exit 1
 fi
-echo "PASS: upstream net/mana $mode forwarding, $frames frames"
+echo "PASS: upstream net/mana $mode forwarding, $frames frames, $nq queue pair(s)"
 exit 0
