@@ -8,6 +8,12 @@
  * (contract 3, 4, 6).
  */
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <pcap/pcap.h>
+
 #include "engine_harness.h"
 
 struct rxcase {
@@ -91,34 +97,92 @@ test_rx_hashtype_csum(void)
 	h_close(&h);
 }
 
+/* Capture file of test_vlan_insert (in the build tree under meson test). */
+static void
+vlan_pcap_path(char *buf, size_t n)
+{
+	const char *dir = getenv("MESON_BUILD_ROOT");
+
+	snprintf(buf, n, "%s/unit_engine_offload_%d_vlan.pcap", dir != NULL ? dir : ".",
+		 (int)getpid());
+}
+
+/*
+ * TX VLAN insertion: on the wire (a pcap capture) the frame carries the tag
+ * with the OOB's PCP, DEI and VLAN ID; back on RX (loop wire) the device
+ * strips it again and reports only the VLAN ID (NIC guide, "Receive").
+ */
 static void
 test_vlan_insert(void)
 {
+	char path[512], spec[600], err[PCAP_ERRBUF_SIZE];
+	struct mana_model_config cfg;
 	struct mana_tx_oob oob;
+	struct pcap_pkthdr *ph;
+	const u_char *data;
 	struct rx_pkt p;
 	uint8_t fr[256], want[260];
 	size_t len = udp_frame(fr, 13, 80);
+	unsigned int n = 0;
+	pcap_t *pc;
 	struct h h;
 
-	REQUIRE(h_open(&h, 1, false));
-	h_rx_post(&h, 0, 4, SLOT);
+	memcpy(want, fr, 12);
+	want[12] = 0x81;
+	want[13] = 0x00;
+	tf_put16(want + 14, (uint16_t)(5 << 13 | 1 << 12 | 0x123));
+	memcpy(want + 16, fr + 12, len - 12);
+
+	/* the wire side: tagged as asked, then an untagged frame as it was */
+	vlan_pcap_path(path, sizeof(path));
+	fx_config(&cfg, 1);
+	snprintf(spec, sizeof(spec), "pcap:tx=%s", path);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &cfg.wire[0], NULL), 0);
+	REQUIRE(h_open_cfg(&h, &cfg, 0, 4));
 	fx_tx_oob_long(&h.tx, &oob);
 	oob.dw2 = GDMA_SET(MANA_TX_INJECT_VLAN, 1) | GDMA_SET(MANA_TX_PCP, 5) |
 		  GDMA_SET(MANA_TX_DEI, 1) | GDMA_SET(MANA_TX_VLAN_ID, 0x123);
 	h_tx(&h, fr, (uint32_t)len, &oob, true);
 	fx_run(&h.f);
 	CHECK_EQ(h_tx_cqe(&h, NULL, NULL), CQE_TX_OKAY);
-	memcpy(want, fr, 12);
-	want[12] = 0x81;
-	want[13] = 0x00;
-	tf_put16(want + 14, (uint16_t)(5 << 13 | 1 << 12 | 0x123));
-	memcpy(want + 16, fr + 12, len - 12);
+	h_tx(&h, fr, (uint32_t)len, NULL, false);
+	fx_run(&h.f);
+	CHECK_EQ(h_tx_cqe(&h, NULL, NULL), CQE_TX_OKAY);
+	CHECK_EQ(fx_stats(&h.f, 0).tx_bytes, 2 * len + 4);
+	CHECK_EQ(fx_stats(&h.f, 0).wire_sink_vlan, 1);
+	h_close(&h);	/* closes the capture */
+	pc = pcap_open_offline(path, err);
+	if (CHECK_MSG(pc != NULL, "pcap_open_offline(%s): %s", path, err)) {
+		while (pcap_next_ex(pc, &ph, &data) == 1) {
+			if (n == 0)
+				CHECK_MSG(ph->caplen == len + 4 && memcmp(data, want, len + 4) == 0,
+					  "tagged frame on the wire differs (%u bytes)",
+					  ph->caplen);
+			if (n == 1)
+				CHECK_MSG(ph->caplen == len && memcmp(data, fr, len) == 0,
+					  "untagged frame on the wire differs (%u bytes)",
+					  ph->caplen);
+			n++;
+		}
+		CHECK_EQ(n, 2);
+		pcap_close(pc);
+	}
+	unlink(path);
+
+	/* loop: the receiving side strips the tag it just got */
+	REQUIRE(h_open(&h, 1, false));
+	h_rx_post(&h, 0, 4, SLOT);
+	fx_tx_oob_long(&h.tx, &oob);	/* this harness's queue ids */
+	oob.dw2 = GDMA_SET(MANA_TX_INJECT_VLAN, 1) | GDMA_SET(MANA_TX_PCP, 5) |
+		  GDMA_SET(MANA_TX_DEI, 1) | GDMA_SET(MANA_TX_VLAN_ID, 0x123);
+	h_tx(&h, fr, (uint32_t)len, &oob, true);
+	fx_run(&h.f);
+	CHECK_EQ(h_tx_cqe(&h, NULL, NULL), CQE_TX_OKAY);
 	REQUIRE_EQ(h_rx_collect(&h, &p, 1), 1);
-	CHECK_EQ(p.len, len + 4);
-	CHECK_MEM(p.data, want, len + 4);
-	/* model policy: frames untouched on RX, no tag reported */
-	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_PRESENT), 0);
-	/* the tagged frame still hashes and verifies like the untagged one */
+	CHECK_EQ(p.len, len);
+	CHECK_MEM(p.data, fr, len);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_PRESENT), 1);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_ID), 0x123);
 	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_HASHTYPE), MANA_HASH_L4);
 	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_UDP_CSUM_OK), 1);
 	h_close(&h);

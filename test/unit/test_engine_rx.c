@@ -5,7 +5,8 @@
 /*
  * The device engine's RX side, driven by hand (manual mode): delivery over a
  * loop wire, coalescing, truncation, drops (no WQE, bad SGE, injected, link
- * down) and the port and queue counters (contract 4, 14 #18).
+ * down), the outer 802.1Q tag moved into the CQE (NIC guide, "Receive") and
+ * the port and queue counters (contract 4, 14 #18).
  */
 
 #include "engine_harness.h"
@@ -332,6 +333,199 @@ test_queue_stats(void)
 	h_close(&h);
 }
 
+/* ---- VLAN: the outer 802.1Q tag goes into the CQE ----------------------------- */
+
+/* A UDP/IPv4 frame of flow sport, tagged with tci when vlan; its untagged twin in plain. */
+static size_t
+vlan_frame(uint8_t *fr, uint8_t *plain, bool vlan, uint16_t tci, uint16_t sport,
+	   uint16_t plen, uint32_t *hash)
+{
+	struct tf_spec s;
+	uint32_t ht;
+	size_t len;
+
+	tf_spec_init(&s);
+	s.sport = sport;
+	s.payload_len = plen;
+	s.payload_seed = (uint8_t)sport;
+	if (plain != NULL)
+		tf_build(plain, &s);
+	s.vlan = vlan;
+	s.tci = tci;
+	len = tf_build(fr, &s);
+	if (hash != NULL)
+		*hash = tf_rss_hash(fx_rss_key, &s, &ht);
+	return len;
+}
+
+static void
+test_rx_vlan_strip(void)
+{
+	uint8_t fr[512], plain[512], want[512];
+	struct mana_model_port_stats st0, st;
+	uint32_t hash, phash;
+	struct rx_pkt p;
+	size_t len, plen;
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, false));
+	h_rx_post(&h, 0, 16, SLOT);
+	st0 = fx_stats(&h.f, 0);
+	/* PCP 7, DEI 1, VLAN ID 0x123: only the ID reaches the CQE */
+	len = vlan_frame(fr, plain, true, 0xF123, 40, 100, &hash);
+	plen = vlan_frame(want, NULL, false, 0, 40, 100, &phash);
+	REQUIRE_EQ(len, plen + 4);
+	CHECK_EQ(hash, phash);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, &p, 1), 1);
+	CHECK_EQ(p.type, CQE_RX_OKAY);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_PRESENT), 1);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_ID), 0x123);
+	CHECK_EQ(p.len, len - 4);
+	CHECK_MEM(p.data, plain, plen);
+	/* hash and checksums of the packet inside the tag */
+	CHECK_EQ(p.hash, phash);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_HASHTYPE), MANA_HASH_L4);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_IP_CSUM_OK), 1);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_UDP_CSUM_OK), 1);
+	/* reserved dword 1 bits stay 0 */
+	CHECK_EQ(p.dw1 & (1u << 15 | 1u << 31), 0);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_frames - st0.rx_frames, 1);
+	CHECK_EQ(st.rx_bytes - st0.rx_bytes, len - 4);
+
+	/* untagged: unchanged, no VLAN bits */
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, plain, (uint32_t)plen), 0);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, &p, 1), 1);
+	CHECK_EQ(p.len, plen);
+	CHECK_MEM(p.data, plain, plen);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_PRESENT), 0);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_ID), 0);
+
+	/* a priority tag (VLAN ID 0) is a tag too */
+	len = vlan_frame(fr, plain, true, 0xA000, 41, 60, NULL);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, &p, 1), 1);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_PRESENT), 1);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_ID), 0);
+	CHECK_EQ(p.len, len - 4);
+	CHECK_MEM(p.data, plain, len - 4);
+
+	/* two 802.1Q tags: only the outer one is stripped */
+	len = vlan_frame(fr, NULL, true, 0x0456, 42, 60, NULL);
+	memcpy(want, fr, 12);
+	tf_put16(want + 12, 0x8100);
+	tf_put16(want + 14, 0x2789);
+	memcpy(want + 16, fr + 12, len - 12);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, want, (uint32_t)len + 4), 0);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, &p, 1), 1);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_PRESENT), 1);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_ID), 0x789);
+	CHECK_EQ(p.len, len);
+	CHECK_MEM(p.data, fr, len);
+
+	/* an 802.1ad (QinQ, TPID 0x88A8) outer tag is not stripped */
+	len = vlan_frame(fr, NULL, true, 0x0456, 43, 60, NULL);
+	tf_put16(fr + 12, 0x88A8);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, &p, 1), 1);
+	CHECK_EQ(p.type, CQE_RX_OKAY);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_PRESENT), 0);
+	CHECK_EQ(GDMA_GET(p.dw1, MANA_RXCQE_VLAN_ID), 0);
+	CHECK_EQ(p.len, len);
+	CHECK_MEM(p.data, fr, len);
+	h_close(&h);
+}
+
+/* The buffer holds the frame without its tag: 4 bytes less than on the wire. */
+static void
+test_rx_vlan_strip_fit(void)
+{
+	uint8_t fr[512], plain[512];
+	struct mana_model_port_stats st0, st;
+	struct rx_pkt p[2];
+	size_t len;
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, false));
+	st0 = fx_stats(&h.f, 0);
+	len = vlan_frame(fr, plain, true, 0x0ABC, 44, 200, NULL);
+	h_rx_post(&h, 0, 1, (uint32_t)len - 4);
+	h_rx_post(&h, 0, 1, (uint32_t)len - 5);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, p, 2), 2);
+	CHECK_EQ(p[0].type, CQE_RX_OKAY);
+	CHECK_EQ(p[0].len, len - 4);
+	CHECK_MEM(p[0].data, plain, len - 4);
+	CHECK_EQ(p[1].type, CQE_RX_TRUNCATED);
+	CHECK_EQ(p[1].len, len - 4);
+	CHECK_EQ(GDMA_GET(p[1].dw1, MANA_RXCQE_VLAN_PRESENT), 1);
+	CHECK_EQ(GDMA_GET(p[1].dw1, MANA_RXCQE_VLAN_ID), 0xABC);
+	/* the device wrote only what the buffer holds: the untagged frame's start */
+	CHECK_MEM(p[1].data, plain, len - 5);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_truncated - st0.rx_truncated, 1);
+	CHECK_EQ(st.rx_bytes - st0.rx_bytes, len - 4);
+	h_close(&h);
+}
+
+/* Frames of test_rx_vlan_coalescing, in arrival order. */
+#define VLAN_SEQ_N	8
+static const struct {
+	bool vlan;
+	uint16_t tci;
+	uint32_t ppi;		/* expected index in its CQE */
+} vlan_seq[VLAN_SEQ_N] = {
+	/* CQEs: ID 10 x3 (the PCP of the third differs: not in the CQE), ID 20 x2,
+	 * untagged x2, ID 10 */
+	{ true, 10, 0 }, { true, 10, 1 }, { true, 0xE00A, 2 }, { true, 20, 0 },
+	{ true, 20, 1 }, { false, 0, 0 }, { false, 0, 1 }, { true, 10, 0 },
+};
+
+/* Coalescing merges only frames of equal dword 1: same VLAN ID, same presence. */
+static void
+test_rx_vlan_coalescing(void)
+{
+	uint8_t fr[VLAN_SEQ_N][256], plain[VLAN_SEQ_N][256];
+	size_t len[VLAN_SEQ_N];
+	struct rx_pkt p[16];
+	unsigned int i, n;
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, true));
+	h_rx_post(&h, 0, 16, SLOT);
+	/* One queue; flows differ in the source port, all with good checksums. */
+	for (i = 0; i < VLAN_SEQ_N; i++) {
+		len[i] = vlan_frame(fr[i], plain[i], vlan_seq[i].vlan, vlan_seq[i].tci,
+				    (uint16_t)(4000 + i), 50, NULL);
+		CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr[i], (uint32_t)len[i]), 0);
+	}
+	fx_run(&h.f);
+	n = h_rx_collect(&h, p, 16);
+	REQUIRE_EQ(n, VLAN_SEQ_N);
+	for (i = 0; i < n; i++) {
+		uint32_t plen = (uint32_t)len[i] - (vlan_seq[i].vlan ? 4 : 0);
+		bool merged = vlan_seq[i].ppi != 0 || (i + 1 < n && vlan_seq[i + 1].ppi != 0);
+
+		CHECK_MSG(p[i].ppi == vlan_seq[i].ppi, "packet %u: index %u in its CQE, "
+			  "expected %u", i, p[i].ppi, vlan_seq[i].ppi);
+		CHECK_EQ(p[i].type, merged ? CQE_RX_COALESCED_4 : CQE_RX_OKAY);
+		CHECK_EQ(GDMA_GET(p[i].dw1, MANA_RXCQE_VLAN_PRESENT), vlan_seq[i].vlan);
+		CHECK_EQ(GDMA_GET(p[i].dw1, MANA_RXCQE_VLAN_ID), vlan_seq[i].tci & 0xFFF);
+		CHECK_EQ(p[i].len, plen);
+		CHECK_MSG(memcmp(p[i].data, plain[i], plen) == 0, "packet %u: data", i);
+	}
+	CHECK_EQ(h.rx.cq[0].c - DEPTH, 4);
+	h_close(&h);
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_rx_loop_delivery),
 	UNIT_TEST(test_rx_coalescing),
@@ -340,6 +534,9 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_link_down),
 	UNIT_TEST(test_drop_next_and_stats_reset),
 	UNIT_TEST(test_queue_stats),
+	UNIT_TEST(test_rx_vlan_strip),
+	UNIT_TEST(test_rx_vlan_strip_fit),
+	UNIT_TEST(test_rx_vlan_coalescing),
 };
 
 UNIT_MAIN(tests)

@@ -43,6 +43,7 @@ struct ep {
 
 struct pkt {
 	uint32_t len;
+	uint32_t dw1;		/* CQE dword 1 (VLAN, hash type, checksum bits) */
 	uint8_t data[SLOT];
 };
 
@@ -124,6 +125,7 @@ ep_recv(struct ep *e, struct pkt *out, unsigned int max)
 
 			if (n < max && out != NULL) {
 				out[n].len = len;
+				out[n].dw1 = c.data[1];
 				memcpy(out[n].data, d, len < SLOT ? len : SLOT);
 			}
 			e->done++;
@@ -143,6 +145,22 @@ mk_frame(uint8_t *buf, unsigned int i, uint16_t plen)
 	s.sport = (uint16_t)(2000 + i);
 	s.payload_len = plen;
 	s.payload_seed = (uint8_t)(i * 3);
+	return tf_build(buf, &s);
+}
+
+/* mk_frame's frame with an 802.1Q tag (tci) after the MAC addresses. */
+static size_t
+mk_frame_vlan(uint8_t *buf, unsigned int i, uint16_t plen, uint16_t tci)
+{
+	struct tf_spec s;
+
+	tf_spec_init(&s);
+	s.proto = i & 1 ? TF_PROTO_TCP : TF_PROTO_UDP;
+	s.sport = (uint16_t)(2000 + i);
+	s.payload_len = plen;
+	s.payload_seed = (uint8_t)(i * 3);
+	s.vlan = true;
+	s.tci = tci;
 	return tf_build(buf, &s);
 }
 
@@ -339,6 +357,55 @@ test_gen_lossless(void)
 	fx_close(&f);
 }
 
+/*
+ * gen with vlan: every frame carries the tag; the device strips it, so the
+ * RX buffers hold the untagged generator frame (4 bytes shorter) and the
+ * CQE the VLAN ID (NIC guide, "Receive").
+ */
+static void
+test_gen_vlan(void)
+{
+	enum { N = 200 };
+	struct mana_model_config cfg;
+	struct mana_model_port_stats st;
+	static struct pkt got[DEPTH];
+	unsigned int total = 0, n, i, rounds, bad = 0;
+	uint32_t flow, seq;
+	struct ep e;
+	struct fx f;
+
+	fx_config(&cfg, 1);
+	REQUIRE_EQ(mana_model_parse_wire("gen:flows=2:len=128:count=200:lossless=1:vlan=100:"
+					 "pcp=5", &cfg.wire[0], NULL), 0);
+	CHECK(cfg.wire[0].gen.vlan);
+	CHECK_EQ(cfg.wire[0].gen.vlan_tci, 5 << 13 | 100);
+	REQUIRE(fx_open_cfg(&f, &cfg, true));
+	REQUIRE(ep_open(&e, &f, 0));
+	for (rounds = 0; rounds < 10000 && total < N; rounds++) {
+		ep_fill(&e, DEPTH);
+		mana_model_step(f.m);
+		n = ep_recv(&e, got, DEPTH);
+		for (i = 0; i < n; i++) {
+			if (!gen_frame_ok(got[i].data, got[i].len, 124, &flow, &seq) ||
+			    GDMA_GET(got[i].dw1, MANA_RXCQE_VLAN_PRESENT) != 1 ||
+			    GDMA_GET(got[i].dw1, MANA_RXCQE_VLAN_ID) != 100 ||
+			    GDMA_GET(got[i].dw1, MANA_RXCQE_UDP_CSUM_OK) != 1) {
+				if (bad++ == 0)
+					UNIT_FAIL("frame %u: len %u, dword 1 0x%08x", total + i,
+						  got[i].len, got[i].dw1);
+			}
+		}
+		total += n;
+	}
+	CHECK_EQ(total, N);
+	CHECK_EQ(bad, 0);
+	st = fx_stats(&f, 0);
+	CHECK_EQ(st.wire_gen_frames, N);
+	CHECK_EQ(st.rx_bytes, N * 124);
+	ep_close(&e);
+	fx_close(&f);
+}
+
 static void
 test_sink(void)
 {
@@ -381,6 +448,16 @@ test_sink(void)
 	st = fx_stats(&f, 0);
 	CHECK_EQ(st.wire_sink_bad, 2);
 	CHECK_EQ(st.tx_frames, 4);
+	CHECK_EQ(st.wire_sink_vlan, 0);
+	/* an 802.1Q-tagged frame: counted as such, its checksums verified inside the tag */
+	len = mk_frame_vlan(fr, 5, 120, 0x6789);
+	ep_send(&e, fr, (uint32_t)len);
+	fx_run(&f);
+	st = fx_stats(&f, 0);
+	CHECK_EQ(st.wire_sink_frames, 5);
+	CHECK_EQ(st.wire_sink_vlan, 1);
+	CHECK_EQ(st.wire_sink_csum_ok, 3);
+	CHECK_EQ(st.wire_sink_bad, 2);
 	ep_close(&e);
 	fx_close(&f);
 }
@@ -625,6 +702,19 @@ test_parse_valid(void)
 	CHECK_EQ(w.gen.dst_mac[0], 0x02);
 	CHECK_EQ(w.gen.dst_mac[1], 0xaa);
 	CHECK_EQ(w.gen.dst_mac[5], 0x0e);
+	CHECK(!w.gen.vlan);
+	CHECK_EQ(w.gen.vlan_tci, 0);
+	CHECK_EQ(mana_model_parse_wire("gen:vlan=4095", &w, &why), 0);
+	CHECK(w.gen.vlan);
+	CHECK_EQ(w.gen.vlan_tci, 4095);
+	CHECK_EQ(w.gen.frame_len, 64);
+	CHECK_EQ(mana_model_parse_wire("gen:pcp=7:vlan=0", &w, &why), 0);
+	CHECK(w.gen.vlan);
+	CHECK_EQ(w.gen.vlan_tci, 0xE000);
+	/* the tag counts in the frame: the smallest TCP/IPv6 frame grows by 4 */
+	CHECK_EQ(mana_model_parse_wire("gen:proto=tcp:ipv6=1:vlan=7", &w, &why), 0);
+	CHECK_EQ(w.gen.frame_len, 90);
+	CHECK_EQ(mana_model_parse_wire("gen:proto=tcp:vlan=7:len=70", &w, &why), 0);
 	CHECK_EQ(mana_model_parse_wire("pcap:rx=/tmp/in.pcap:tx=/tmp/out.pcap:loop=1", &w,
 				       &why), 0);
 	CHECK_EQ(w.type, MANA_MODEL_WIRE_PCAP);
@@ -671,6 +761,12 @@ test_parse_invalid(void)
 		{ "gen:dmac=zz-00-00-00-00-00", "dmac" },
 		{ "gen:bogus=1", "unknown key" },
 		{ "gen:flows=2:flows=3", "twice" },
+		{ "gen:vlan=4096", "vlan" },
+		{ "gen:vlan=", "vlan" },
+		{ "gen:vlan=1:pcp=8", "pcp" },
+		{ "gen:pcp=3", "pcp needs vlan" },
+		{ "gen:proto=tcp:vlan=7:len=69", "len" },
+		{ "gen:vlan=1:vlan=2", "twice" },
 		{ "pcap:foo=1", "unknown key" },
 		{ "pcap:loop=7:rx=/a", "loop" },
 		{ "pcap:rx=", "rx" },
@@ -717,6 +813,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_pair_ports),
 	UNIT_TEST(test_pair_devices),
 	UNIT_TEST(test_gen_lossless),
+	UNIT_TEST(test_gen_vlan),
 	UNIT_TEST(test_sink),
 	UNIT_TEST(test_pcap_tx),
 	UNIT_TEST(test_pcap_rx),

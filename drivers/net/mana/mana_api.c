@@ -384,7 +384,7 @@ static const struct {
 	MODEL_TXERR(38), MODEL_TXERR(39), MODEL_TXERR(40), MODEL_TXERR(41),
 	MODEL_CTR(tx_drop_link_down), MODEL_CTR(db_rejected), MODEL_CTR(queue_errors),
 	MODEL_CTR(wire_gen_frames), MODEL_CTR(wire_sink_frames), MODEL_CTR(wire_sink_bytes),
-	MODEL_CTR(wire_sink_bad), MODEL_CTR(wire_sink_csum_ok),
+	MODEL_CTR(wire_sink_bad), MODEL_CTR(wire_sink_csum_ok), MODEL_CTR(wire_sink_vlan),
 };
 
 int

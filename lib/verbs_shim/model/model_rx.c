@@ -6,12 +6,23 @@
  * RX delivery: RSS queue choice (contract 6), RX WQE decoding and scatter
  * (3.6, 14 #17, #18), RX CQEs (4.4) and coalescing (4.5, rule 3). Runs on
  * the engine with m->lock held (wires call mm_port_rx from their poll).
+ *
+ * VLAN (NIC guide, "Receive" and "Strictness and device counters"): an
+ * outer 802.1Q tag (TPID 0x8100) is always stripped. The frame goes into the
+ * buffer without it, the CQE reports rx_vlantag_present and the 12-bit VLAN
+ * ID (PCP and DEI are lost: dword 1 has no room for them) and the length
+ * without the 4 tag bytes. RSS hash and checksum results are those of the
+ * packet inside the tag. Any other outer TPID (802.1ad 0x88A8 included) is
+ * not a tag to the device: the frame stays as it came.
  */
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "model_priv.h"
+
+#define MM_ETH_ADDRS_LEN	12	/* destination and source MAC before the TPID */
+#define MM_VLAN_HLEN		4
 
 /* Where a frame goes: the RQ, its hash and hash type. */
 static struct mm_wq *
@@ -92,7 +103,18 @@ mm_rx_complete(struct mana_model *m, struct mm_wq *wq, uint32_t dw1, uint32_t wq
 		mm_rx_flush(m);
 }
 
-/* RX OOB dword 1: hash type and checksum results (frames untouched: no VLAN bits). */
+/* The outer 802.1Q tag the device strips, if the frame has one. */
+static inline bool
+mm_rx_strips(const struct mm_frame_info *fi, bool parsed)
+{
+	return parsed && fi->vlan;
+}
+
+/*
+ * RX OOB dword 1: hash type, checksum results of the (inner) packet and the
+ * stripped tag's VLAN ID. Frames of one CQE share it (4.5), so frames of
+ * different VLANs never coalesce.
+ */
 static uint32_t
 mm_rx_dw1(const uint8_t *f, uint32_t len, const struct mm_frame_info *fi, bool parsed,
 	  uint32_t ht)
@@ -102,6 +124,9 @@ mm_rx_dw1(const uint8_t *f, uint32_t len, const struct mm_frame_info *fi, bool p
 
 	if (!parsed)
 		return dw1;
+	if (mm_rx_strips(fi, parsed))
+		dw1 |= GDMA_SET(MANA_RXCQE_VLAN_PRESENT, 1) |
+		       GDMA_SET(MANA_RXCQE_VLAN_ID, fi->vlan_tci);
 	mm_csum_verify(f, len, fi, &cr);
 	if (fi->ipv4 && cr.ip_checked)
 		dw1 |= cr.ip_ok ? GDMA_SET(MANA_RXCQE_IP_CSUM_OK, 1) :
@@ -165,24 +190,42 @@ mm_rx_wqe(struct mana_model *m, struct mm_port *p, struct mm_wq *wq, uint32_t *c
 	return size;
 }
 
-/* Scatter the frame over the SGL (checked by mm_rx_wqe). */
+/*
+ * Scatter the frame over the SGL (checked by mm_rx_wqe), as far as it goes.
+ * With strip, the frame is the MAC addresses followed by what comes after
+ * the tag: two pieces, copied as one byte stream.
+ */
 static void
-mm_rx_scatter(struct mm_wq *wq, const uint8_t *f, uint32_t len)
+mm_rx_scatter(struct mm_wq *wq, const uint8_t *f, uint32_t len, bool strip)
 {
 	struct mm_ring *r = &wq->ring;
 	uint32_t off = (r->cons_bu << GDMA_WQE_BU_SHIFT) & (r->size - 1);
 	uint32_t nsge = GDMA_GET(((const uint32_t *)(const void *)(r->buf + off))[1],
 				 GDMA_WQE_NUM_SGE);
-	uint32_t done = 0;
+	const uint8_t *src[2] = { f, f + MM_ETH_ADDRS_LEN + MM_VLAN_HLEN };
+	uint32_t left[2] = { len, 0 }, piece = 0;
 
-	for (uint32_t i = 0; i < nsge && done < len; i++) {
+	if (strip) {
+		left[0] = MM_ETH_ADDRS_LEN;
+		left[1] = len - MM_ETH_ADDRS_LEN - MM_VLAN_HLEN;
+	}
+	for (uint32_t i = 0; i < nsge && piece < 2; i++) {
 		const struct gdma_sge *s = (const struct gdma_sge *)(const void *)(r->buf +
 			((off + GDMA_WQE_HDR_SIZE + GDMA_OOB_SIZE_SMALL + GDMA_SGE_SIZE * i) &
 			 (r->size - 1)));
-		uint32_t n = len - done < s->size ? len - done : s->size;
+		uint8_t *dst = (uint8_t *)(uintptr_t)s->address;
+		uint32_t room = s->size, n;
 
-		memcpy((void *)(uintptr_t)s->address, f + done, n);
-		done += n;
+		while (room > 0 && piece < 2) {
+			n = left[piece] < room ? left[piece] : room;
+			memcpy(dst, src[piece], n);
+			dst += n;
+			room -= n;
+			src[piece] += n;
+			left[piece] -= n;
+			if (left[piece] == 0)
+				piece++;
+		}
 	}
 }
 
@@ -192,6 +235,9 @@ mm_rx_deliver(struct mm_port *p, struct mm_wq *wq, const uint8_t *frame, uint32_
 	      const struct mm_frame_info *fi, bool parsed, uint32_t hash, uint32_t ht)
 {
 	struct mana_model *m = p->m;
+	bool strip = mm_rx_strips(fi, parsed);
+	/* What the buffer receives: the frame without a stripped tag. */
+	uint32_t out = strip ? len - MM_VLAN_HLEN : len;
 	uint32_t size, cap = 0, wqe_off;
 
 	size = mm_rx_wqe(m, p, wq, &cap);
@@ -202,22 +248,22 @@ mm_rx_deliver(struct mm_port *p, struct mm_wq *wq, const uint8_t *frame, uint32_
 		}
 		return;
 	}
-	mm_rx_scatter(wq, frame, len);
+	mm_rx_scatter(wq, frame, len, strip);
 	wqe_off = wq->ring.cons_bu << GDMA_WQE_BU_SHIFT;
 	wq->ring.cons_bu += size >> GDMA_WQE_BU_SHIFT;
 	m->frames++;
-	if (len > cap) {
+	if (out > cap) {
 		p->st.rx_truncated++;
 		wq->qst.truncated++;
-		mm_rx_complete(m, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, len, hash,
+		mm_rx_complete(m, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, out, hash,
 			       true);
 		return;
 	}
 	p->st.rx_frames++;
-	p->st.rx_bytes += len;
+	p->st.rx_bytes += out;
 	wq->qst.frames++;
-	wq->qst.bytes += len;
-	mm_rx_complete(m, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, len, hash, false);
+	wq->qst.bytes += out;
+	mm_rx_complete(m, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, out, hash, false);
 }
 
 void

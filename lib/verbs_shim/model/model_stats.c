@@ -174,6 +174,7 @@ mana_model_port_stats(const struct mana_model *m, unsigned int port,
 		st->wire_sink_bytes = p->wire->sink_bytes;
 		st->wire_sink_bad = p->wire->sink_bad;
 		st->wire_sink_csum_ok = p->wire->sink_csum_ok;
+		st->wire_sink_vlan = p->wire->sink_vlan;
 		st->wire_drops = p->wire->wire_drops;
 	}
 	pthread_mutex_unlock(&mm->lock);
@@ -230,6 +231,7 @@ mana_model_port_stats_reset(struct mana_model *m, unsigned int port)
 		p->wire->sink_bytes = 0;
 		p->wire->sink_bad = 0;
 		p->wire->sink_csum_ok = 0;
+		p->wire->sink_vlan = 0;
 		p->wire->wire_drops = 0;
 	}
 	pthread_mutex_unlock(&m->lock);

@@ -40,7 +40,7 @@ struct mm_wire {
 	void *priv;			/* the wire type's own state */
 	/* Counters the wire keeps (gen/sink); read by mana_model_port_stats. */
 	uint64_t gen_frames;
-	uint64_t sink_frames, sink_bytes, sink_bad, sink_csum_ok;
+	uint64_t sink_frames, sink_bytes, sink_bad, sink_csum_ok, sink_vlan;
 	bool gen_paused;
 	uint64_t gen_rate_pps;		/* live value, mana_model_gen_set() */
 	uint32_t gen_flows;		/* live value, 1..MM_GEN_MAX_FLOWS */

@@ -7,7 +7,8 @@
  *
  * Generated frames (frame_len bytes, FCS excluded):
  *   Ethernet  dst = cfg dst_mac, or the port's own MAC when all zero;
- *             src = 02:00:00:00:00:01 (MM_GEN_SRC_MAC); type IPv4 or IPv6
+ *             src = 02:00:00:00:00:01 (MM_GEN_SRC_MAC); type IPv4 or IPv6,
+ *             after an 802.1Q tag (TPID 0x8100, cfg vlan_tci) with cfg vlan
  *   IPv4      10.x.y.z source, x.y.z = (mix(seed) + 1 + flow) mod 2^24;
  *             destination dst_ip_base (0: 198.18.0.1) for every flow; TTL 64,
  *             ID 0, no fragmentation
@@ -21,8 +22,9 @@
  * Flows vary only the source address and port, so routes on the destination
  * match every flow; RSS spreads them. IP and L4 checksums are correct.
  *
- * The sink counts every frame, verifies its IPv4 header and TCP/UDP
- * checksums and, when the payload carries the magic, the whole pattern.
+ * The sink counts every frame (and those with an 802.1Q tag), verifies its
+ * IPv4 header and TCP/UDP checksums and, when the payload carries the
+ * magic, the whole pattern.
  */
 
 /* POSIX/GNU interfaces (clock_gettime, strnlen, posix_memalign...) under -std=c11. */
@@ -47,6 +49,9 @@
 #define GEN_CATCHUP_NS		10000000ull	/* at most 10 ms of credit per pass */
 #define NS_PER_S		1000000000ull
 #define RAMP_LEN		(256 + MANA_MODEL_MAX_FRAME)
+#define GEN_ETH_HLEN		14
+#define GEN_VLAN_HLEN		4
+#define GEN_TPID_VLAN		0x8100
 
 static const uint8_t gen_src_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
 
@@ -142,10 +147,10 @@ mix32(uint32_t x)
 }
 
 uint32_t
-mm_gen_min_len(enum mana_model_gen_proto proto, bool ipv6)
+mm_gen_min_len(enum mana_model_gen_proto proto, bool ipv6, bool vlan)
 {
-	uint32_t n = 14 + (ipv6 ? 40 : 20) + (proto == MANA_MODEL_GEN_TCP ? 20 : 8) +
-		     MM_GEN_PAYLOAD_HDR;
+	uint32_t n = GEN_ETH_HLEN + (vlan ? GEN_VLAN_HLEN : 0) + (ipv6 ? 40 : 20) +
+		     (proto == MANA_MODEL_GEN_TCP ? 20 : 8) + MM_GEN_PAYLOAD_HDR;
 
 	return n < 60 ? 60 : n;
 }
@@ -154,15 +159,21 @@ mm_gen_min_len(enum mana_model_gen_proto proto, bool ipv6)
 static void
 gen_template(struct mm_gen *g, const struct mana_model_gen_cfg *c, const uint8_t *dmac)
 {
-	uint8_t *t = g->tmpl, *ip = t + 14, *l4;
+	uint32_t l2_len = GEN_ETH_HLEN + (c->vlan ? GEN_VLAN_HLEN : 0);
+	uint8_t *t = g->tmpl, *ip = t + l2_len, *l4;
 	uint32_t dip = c->dst_ip_base != 0 ? c->dst_ip_base : GEN_DEFAULT_DIP;
-	uint32_t l3_len = g->len - 14, l4_len;
+	uint32_t l3_len = g->len - l2_len, l4_len;
 	uint8_t proto = c->proto == MANA_MODEL_GEN_TCP ? 6 : 17;
+	uint16_t ethertype = c->ipv6 ? 0x86DD : 0x0800;
 
 	memset(t, 0, sizeof(g->tmpl));
 	memcpy(t, dmac, 6);
 	memcpy(t + 6, gen_src_mac, 6);
-	wr16(t + 12, c->ipv6 ? 0x86DD : 0x0800);
+	if (c->vlan) {
+		wr16(t + 12, GEN_TPID_VLAN);
+		wr16(t + 14, c->vlan_tci);
+	}
+	wr16(ip - 2, ethertype);
 	if (c->ipv6) {
 		ip[0] = 0x60;
 		wr16(ip + 4, (uint16_t)(l3_len - 40));
@@ -181,7 +192,7 @@ gen_template(struct mm_gen *g, const struct mana_model_gen_cfg *c, const uint8_t
 		wr32(ip + 16, dip);
 		l4 = ip + 20;
 	}
-	l4_len = (uint32_t)(t + 14 + l3_len - l4);
+	l4_len = (uint32_t)(ip + l3_len - l4);
 	wr16(l4 + 2, GEN_DST_PORT);
 	if (proto == 6) {
 		l4[12] = 5 << 4;
@@ -191,10 +202,12 @@ gen_template(struct mm_gen *g, const struct mana_model_gen_cfg *c, const uint8_t
 		wr16(l4 + 4, (uint16_t)l4_len);
 	}
 	memset(&g->fi, 0, sizeof(g->fi));
-	g->fi.ethertype = c->ipv6 ? 0x86DD : 0x0800;
+	g->fi.ethertype = ethertype;
+	g->fi.vlan = c->vlan;
+	g->fi.vlan_tci = c->vlan_tci;
 	g->fi.ipv4 = !c->ipv6;
 	g->fi.ipv6 = c->ipv6;
-	g->fi.l3_off = 14;
+	g->fi.l3_off = (uint16_t)l2_len;
 	g->fi.l3_len = (uint16_t)l3_len;
 	g->fi.l4_off = (uint16_t)(l4 - t);
 	g->fi.l4_proto = proto;
@@ -218,7 +231,8 @@ words32(uint32_t v)
 static void
 gen_build(struct mm_gen *g, uint32_t flow, uint32_t seq)
 {
-	uint8_t *f = g->frame, *ip = f + 14, *l4 = f + g->fi.l4_off, *pay = f + g->pay_off;
+	uint8_t *f = g->frame, *ip = f + g->fi.l3_off, *l4 = f + g->fi.l4_off;
+	uint8_t *pay = f + g->pay_off;
 	uint8_t start = pattern_start(flow, seq);
 	uint32_t src, sum;
 	uint16_t sport, c;
@@ -256,10 +270,10 @@ gen_prepare(struct mm_gen *g)
 	memcpy(f, g->tmpl, g->pay_off);
 	wr32(f + g->pay_off, MM_GEN_MAGIC);
 	memset(f + g->pay_off + 4, 0, MM_GEN_PAYLOAD_HDR - 4);
-	g->src_off = 14 + (g->fi.ipv6 ? 20 : 12);
+	g->src_off = g->fi.l3_off + (g->fi.ipv6 ? 20 : 12);
 	g->csum_off = g->fi.l4_off + (g->fi.l4_proto == 6 ? 16 : 6);
 	/* Template: source, ports... and checksums 0; only the pseudo header is summed apart. */
-	g->ip_sum = g->fi.ipv6 ? 0 : mm_csum_partial(f + 14, 20, 0);
+	g->ip_sum = g->fi.ipv6 ? 0 : mm_csum_partial(f + g->fi.l3_off, 20, 0);
 	g->l4_sum = mm_csum_partial(f + g->fi.l4_off,
 				    g->pay_off + MM_GEN_PAYLOAD_HDR - g->fi.l4_off,
 				    mm_csum_pseudo(f, &g->fi));
@@ -369,7 +383,7 @@ mm_wire_gen_open(struct mm_wire *w)
 	struct mm_gen *g;
 	uint32_t i;
 
-	if (c->frame_len < mm_gen_min_len(c->proto, c->ipv6) ||
+	if (c->frame_len < mm_gen_min_len(c->proto, c->ipv6, c->vlan) ||
 	    c->frame_len > MANA_MODEL_MAX_FRAME)
 		return -EINVAL;
 	pthread_once(&ramp_once, ramp_init);
@@ -430,6 +444,8 @@ sink_payload_ok(const uint8_t *frame, const struct mm_frame_info *fi)
  * nothing at L4, so such a frame is not counted there); sink_bad counts
  * frames with a wrong checksum, a corrupted generator payload, or too short
  * to be Ethernet. Other frames (non-IP...) only count in sink_frames.
+ * sink_vlan counts frames with an 802.1Q tag (TPID 0x8100) after the MAC
+ * addresses, whatever else they are.
  */
 void
 mm_sink_frame(struct mm_wire *w, const uint8_t *frame, uint32_t len)
@@ -443,6 +459,7 @@ mm_sink_frame(struct mm_wire *w, const uint8_t *frame, uint32_t len)
 		w->sink_bad++;
 		return;
 	}
+	w->sink_vlan += fi.vlan;
 	mm_csum_verify(frame, len, &fi, &r);
 	if ((r.ip_checked && !r.ip_ok) || (r.l4_checked && !r.l4_ok) ||
 	    !sink_payload_ok(frame, &fi))

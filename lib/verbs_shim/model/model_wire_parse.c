@@ -9,14 +9,17 @@
  *   none | loop | pair:<port> | pair:<device>/<port>
  *   gen[:flows=N][:len=N][:proto=udp|tcp][:ipv6=0|1][:rate=PPS][:count=N]
  *      [:lossless=0|1][:dmac=02-00-00-00-00-01][:dip=a.b.c.d][:seed=N]
+ *      [:vlan=ID[:pcp=P]]
  *   pcap:rx=<file>[:tx=<file>][:loop=0|1] | pcap:tx=<file>
  *   tap:<ifname>
  *
  * Numbers are decimal. Each key at most once. File names cannot contain
  * ':' (the separator). gen len: from the smallest frame holding the headers
  * and the 12-byte payload header (60 UDP/IPv4, 66 TCP/IPv4, 74 UDP/IPv6,
- * 86 TCP/IPv6) to MANA_MODEL_MAX_FRAME; when len is not given it is 64 or
- * that minimum if larger. flows 1..MM_GEN_MAX_FLOWS, rate 0..1e9.
+ * 86 TCP/IPv6; 4 more with a VLAN tag) to MANA_MODEL_MAX_FRAME; when len is
+ * not given it is 64 or that minimum if larger. flows 1..MM_GEN_MAX_FLOWS,
+ * rate 0..1e9. vlan: VLAN ID 0..4095 of an 802.1Q tag in every frame; pcp:
+ * its priority 0..7 (only with vlan; default 0); DEI 0.
  */
 
 /* POSIX/GNU interfaces (clock_gettime, strnlen, posix_memalign...) under -std=c11. */
@@ -34,6 +37,8 @@
 #define SPEC_MAX	1024
 #define GEN_RATE_LIMIT	1000000000ull
 #define GEN_DEFAULT_LEN	64
+#define GEN_VLAN_ID_MASK	0xFFFu
+#define GEN_VLAN_PCP_SHIFT	13
 
 /* Decimal, no sign, no blanks, value <= max. */
 static bool
@@ -153,7 +158,7 @@ parse_gen_kv(const char *key, const char *val, struct mana_model_gen_cfg *g, uin
 	     const char **why)
 {
 	static const char *const keys[] = { "flows", "len", "proto", "ipv6", "rate", "count",
-					    "lossless", "dmac", "dip", "seed" };
+					    "lossless", "dmac", "dip", "seed", "vlan", "pcp" };
 	struct in_addr a;
 	uint64_t v = 0;
 	unsigned int k;
@@ -163,7 +168,7 @@ parse_gen_kv(const char *key, const char *val, struct mana_model_gen_cfg *g, uin
 			break;
 	if (k == sizeof(keys) / sizeof(keys[0])) {
 		*why = "gen: unknown key (flows, len, proto, ipv6, rate, count, lossless, dmac, "
-		       "dip, seed)";
+		       "dip, seed, vlan, pcp)";
 		return -EINVAL;
 	}
 	if (*seen & (1u << k)) {
@@ -213,11 +218,25 @@ parse_gen_kv(const char *key, const char *val, struct mana_model_gen_cfg *g, uin
 			return -EINVAL;
 		g->dst_ip_base = ntohl(a.s_addr);
 		break;
-	default:
+	case 9:
 		*why = "gen: seed must be a number 0..4294967295";
 		if (!parse_u64(val, UINT32_MAX, &v))
 			return -EINVAL;
 		g->seed = (uint32_t)v;
+		break;
+	case 10:
+		*why = "gen: vlan must be a VLAN ID 0..4095";
+		if (!parse_u64(val, GEN_VLAN_ID_MASK, &v))
+			return -EINVAL;
+		g->vlan = true;
+		g->vlan_tci = (uint16_t)((g->vlan_tci & ~GEN_VLAN_ID_MASK) | v);
+		break;
+	default:
+		*why = "gen: pcp must be a priority 0..7";
+		if (!parse_u64(val, 7, &v))
+			return -EINVAL;
+		g->vlan_tci = (uint16_t)((g->vlan_tci & GEN_VLAN_ID_MASK) |
+					 v << GEN_VLAN_PCP_SHIFT);
 		break;
 	}
 	return 0;
@@ -244,8 +263,12 @@ parse_gen(char *rest, struct mana_model_wire_cfg *cfg, const char **why)
 		if (ret != 0)
 			return ret;
 	}
+	if ((seen & (1u << 11)) && !g->vlan) {
+		*why = "gen: pcp needs vlan";
+		return -EINVAL;
+	}
 	if (!(seen & (1u << 1))) {
-		g->frame_len = mm_gen_min_len(g->proto, g->ipv6);
+		g->frame_len = mm_gen_min_len(g->proto, g->ipv6, g->vlan);
 		if (g->frame_len < GEN_DEFAULT_LEN)
 			g->frame_len = GEN_DEFAULT_LEN;
 	}
@@ -358,10 +381,14 @@ gen_cfg_check(const struct mana_model_gen_cfg *g, const char **why)
 		*why = "gen: proto must be udp or tcp";
 		return -EINVAL;
 	}
-	if (g->frame_len < mm_gen_min_len(g->proto, g->ipv6) ||
+	if (!g->vlan && g->vlan_tci != 0) {
+		*why = "gen: a VLAN tag (vlan_tci) without vlan";
+		return -EINVAL;
+	}
+	if (g->frame_len < mm_gen_min_len(g->proto, g->ipv6, g->vlan) ||
 	    g->frame_len > MANA_MODEL_MAX_FRAME) {
 		*why = "gen: len too small for the headers (min 60 udp/ipv4, 66 tcp/ipv4, "
-		       "74 udp/ipv6, 86 tcp/ipv6) or above 9216";
+		       "74 udp/ipv6, 86 tcp/ipv6, 4 more with vlan) or above 9216";
 		return -EINVAL;
 	}
 	if (g->rate_pps > GEN_RATE_LIMIT) {

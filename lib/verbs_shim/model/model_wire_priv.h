@@ -57,7 +57,7 @@ int mm_wire_cfg_check(const struct mana_model_wire_cfg *cfg, const char **why);
 /* Generator frame layout limits (model_wire_gen.c). */
 #define MM_GEN_PAYLOAD_HDR	12	/* magic, flow, sequence */
 #define MM_GEN_MAGIC		0x4D414E41u	/* "MANA" */
-/* Smallest frame_len that holds the headers and the payload header. */
-uint32_t mm_gen_min_len(enum mana_model_gen_proto proto, bool ipv6);
+/* Smallest frame_len that holds the headers (802.1Q tag included) and the payload header. */
+uint32_t mm_gen_min_len(enum mana_model_gen_proto proto, bool ipv6, bool vlan);
 
 #endif /* MANA_MODEL_WIRE_PRIV_H */
