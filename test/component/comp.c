@@ -134,6 +134,7 @@ comp_port_start(uint16_t pid, const struct comp_port_cfg *c, struct rte_mempool 
 		conf.rx_adv_conf.rss_conf.rss_key = (uint8_t *)(uintptr_t)c->rss_key;
 		conf.rx_adv_conf.rss_conf.rss_key_len = c->rss_key != NULL ? 40 : 0;
 	}
+	conf.rxmode.offloads = c->rx_offloads;
 	conf.txmode.offloads = c->tx_offloads;
 	conf.intr_conf.rxq = c->intr_rxq;
 	conf.intr_conf.lsc = c->intr_lsc;

@@ -89,6 +89,7 @@ struct comp_port_cfg {
 	bool rss;			/* mq_mode RSS */
 	uint64_t rss_hf;
 	const uint8_t *rss_key;		/* 40 bytes or NULL */
+	uint64_t rx_offloads;		/* port RX offloads (RSS_HASH comes with rss) */
 	uint64_t tx_offloads;
 	bool intr_rxq;
 	bool intr_lsc;

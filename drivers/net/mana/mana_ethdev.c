@@ -454,6 +454,7 @@ const struct eth_dev_ops mana_dev_ops = {
 	.rss_hash_conf_get = mana_rss_hash_conf_get,
 	.reta_update = mana_reta_update,
 	.reta_query = mana_reta_query,
+	.vlan_offload_set = mana_vlan_offload_set,
 	/* No promiscuous/allmulticast/MAC filter ops: the device has none (-ENOTSUP). */
 };
 

@@ -169,6 +169,11 @@ struct mana_rxq {
 	uint64_t mbuf_rearm;		/* rearm_data: data_off, refcnt 1, nb_segs 1, port */
 	uint64_t sge_hi;		/* refill SGE bytes 8..15: lkey | buf_size << 32 */
 	uint32_t mr_gen;		/* table generation sge_hi's lkey was read at */
+	/*
+	 * CQE dword 1 VLAN-present bit while the tag the device stripped goes
+	 * back into the data (VLAN_STRIP not configured); 0 otherwise.
+	 */
+	uint32_t vlan_reinsert;
 	struct rte_mempool *mp;
 	struct mana_priv *priv;
 	struct mana_rx_pending pend;
@@ -340,6 +345,7 @@ void mana_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr);
 int mana_rxq_start(struct mana_rxq *rxq);
 void mana_rxq_stop(struct mana_rxq *rxq);
+int mana_vlan_offload_set(struct rte_eth_dev *dev, int mask);
 uint16_t mana_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 int mana_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid);

@@ -17,6 +17,13 @@
  * Posted mbufs are raw pool objects (rte_mempool_get_bulk, no reset): a
  * completed one gets rearm_data from a template and every RX field written;
  * a dropped or drained one goes back with rte_mempool_put.
+ *
+ * VLAN (NIC guide, "Receive"): the device always strips an outer 802.1Q tag
+ * and reports its VLAN ID in the CQE. With RTE_ETH_RX_OFFLOAD_VLAN_STRIP the
+ * mbuf gets RX_VLAN | RX_VLAN_STRIPPED and vlan_tci; without it, the tag is
+ * written back in front of the EtherType (PCP and DEI 0: the CQE has no
+ * room for them). CQEs that need this leave the fast path for rx_pending,
+ * decided where dword 1 changes, so untagged traffic pays nothing per packet.
  */
 
 #include <errno.h>
@@ -322,6 +329,29 @@ rx_fill_mbuf(uint64_t rearm, uint64_t ol, uint32_t tci_hi, uint16_t data_off, st
 	m->hash.rss = hash;
 }
 
+/*
+ * VLAN_STRIP not configured: the tag the device stripped goes back into the
+ * data, 4 bytes of headroom in front of the MAC addresses, with vlan_tci's
+ * VLAN ID and PCP/DEI 0 (all the CQE carries). RX_VLAN and vlan_tci stay;
+ * the data now holds the tag, so RX_VLAN_STRIPPED goes and the packet type
+ * is that of the tagged frame.
+ */
+static void
+rx_vlan_reinsert(struct rte_mbuf *m)
+{
+	uint8_t *old = rte_pktmbuf_mtod(m, uint8_t *), *p = old - RTE_VLAN_HLEN;
+
+	memmove(p, old, 2 * RTE_ETHER_ADDR_LEN);
+	*(unaligned_uint16_t *)(p + 2 * RTE_ETHER_ADDR_LEN) =
+		rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+	*(unaligned_uint16_t *)(p + 2 * RTE_ETHER_ADDR_LEN + 2) = rte_cpu_to_be_16(m->vlan_tci);
+	m->data_off -= RTE_VLAN_HLEN;
+	m->data_len += RTE_VLAN_HLEN;
+	m->pkt_len += RTE_VLAN_HLEN;
+	m->ol_flags &= ~RTE_MBUF_F_RX_VLAN_STRIPPED;
+	m->packet_type = rx_ptype(p, m->data_len);
+}
+
 /* Retire the oldest posted WQE without delivering its packet. */
 static inline void
 rx_drop_one(struct mana_rxq *rxq)
@@ -378,14 +408,16 @@ rx_cqe_slow(struct mana_rxq *rxq, const struct gdma_cqe *cqe, uint32_t first)
 }
 
 /*
- * Deliver pending packets of a coalesced CQE, counted in the queue statistics
- * here (the burst's own counters stay in registers); returns the number delivered.
+ * Deliver pending packets of a coalesced CQE (or of a CQE whose tag goes back
+ * into the data), counted in the queue statistics here (the burst's own
+ * counters stay in registers); returns the number delivered.
  */
 static __rte_noinline uint16_t
 rx_pending(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint64_t bytes = 0;
 	struct mana_rx_pending *p = &rxq->pend;
+	bool reinsert = (p->dw1 & __atomic_load_n(&rxq->vlan_reinsert, __ATOMIC_RELAXED)) != 0;
 	struct rte_mbuf *m;
 	uint16_t nb = 0;
 	uint32_t len;
@@ -403,8 +435,10 @@ rx_pending(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		rxq->sw_tail++;
 		rx_fill_mbuf(rxq->mbuf_rearm, rx_cqe_ol_flags(p->dw1), rx_cqe_tci_hi(p->dw1),
 			     rxq->data_off, m, len, p->hash[p->i]);
+		if (reinsert)
+			rx_vlan_reinsert(m);
 		p->i++;
-		bytes += len;
+		bytes += m->pkt_len;
 		pkts[nb++] = m;
 	}
 	rxq->stats.packets += nb;
@@ -463,9 +497,15 @@ mana_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			coalesced += type == CQE_RX_COALESCED_4;
 			room = RTE_MIN(avail, max);
 			if (unlikely(dw1 != last_dw1)) {
-				last_dw1 = dw1;
-				ol = rx_cqe_ol_flags(dw1);
-				tci_hi = rx_cqe_tci_hi(dw1);
+				/* A tag to put back: the whole CQE goes to rx_pending. */
+				if (unlikely(dw1 & __atomic_load_n(&rxq->vlan_reinsert,
+								   __ATOMIC_RELAXED))) {
+					room = 0;
+				} else {
+					last_dw1 = dw1;
+					ol = rx_cqe_ol_flags(dw1);
+					tci_hi = rx_cqe_tci_hi(dw1);
+				}
 			}
 			/* ppi[0]: length, ppi[2]: hash of packet i (dwords 2+3i, 4+3i) */
 			ppi = &cqe->data[MANA_RXCQE_PKT_LEN_DW(0)];
@@ -657,6 +697,39 @@ fail_err:
 	return -err;
 }
 
+/*
+ * Whether the burst puts stripped tags back (VLAN_STRIP off). That needs
+ * 4 bytes of headroom; with less (a DPDK built with RTE_PKTMBUF_HEADROOM
+ * below 4) the tag stays stripped and only vlan_tci reports it.
+ */
+static void
+rxq_vlan_strip_set(struct mana_rxq *rxq, bool strip)
+{
+	uint32_t v = !strip && rxq->data_off >= RTE_VLAN_HLEN ?
+		GDMA_SET(MANA_RXCQE_VLAN_PRESENT, 1) : 0;
+
+	__atomic_store_n(&rxq->vlan_reinsert, v, __ATOMIC_RELAXED);
+}
+
+/*
+ * rte_eth_dev_set_vlan_offload(): ethdev has already checked the offloads
+ * against the capabilities (VLAN_STRIP only) and updated rxmode.offloads. A
+ * running port's bursts take the change from their next CQE on.
+ */
+int
+mana_vlan_offload_set(struct rte_eth_dev *dev, int mask)
+{
+	bool strip = (dev->data->dev_conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0;
+	uint16_t i;
+
+	if (!(mask & RTE_ETH_VLAN_STRIP_MASK))
+		return 0;
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		if (dev->data->rx_queues[i] != NULL)
+			rxq_vlan_strip_set(dev->data->rx_queues[i], strip);
+	return 0;
+}
+
 /* After the RSS QP exists: map the rings, post every descriptor, ring once. */
 int
 mana_rxq_start(struct mana_rxq *rxq)
@@ -693,6 +766,8 @@ mana_rxq_start(struct mana_rxq *rxq)
 	rxq->sw_head = 0;
 	rxq->sw_tail = 0;
 	memset(&rxq->pend, 0, sizeof(rxq->pend));
+	rxq_vlan_strip_set(rxq, (rxq->priv->dev_data->dev_conf.rxmode.offloads &
+				 RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0);
 	mana_mr_cache_init(&rxq->mr_cache);
 	rx_lkey_reload(rxq);
 	if (rx_refill(rxq, 1) != rxq->nb_desc) {
