@@ -8,6 +8,7 @@
 #   testpmd_test.sh <directory of librte_net_mana.so> <scenario>
 #
 # Scenarios: io_1q io_4q mac_1q csum_2q rxonly_2q txonly_1q txonly_multiseg_2q
+#            vlan_strip vlan_keep
 #
 # testpmd runs interactively with its commands written to a FIFO, so the
 # script can wait for the traffic to finish (polling `show port xstats 0`)
@@ -140,6 +141,105 @@ run_txonly() {
 	check_tx_side "$nq" "$len"
 }
 
+# xstat_port <port> <name>: the value in the last extended statistics block of that port.
+xstat_port() {
+	awk -v hdr="NIC extended statistics for port $1 " -v key="$2:" '
+		{ sub(/^(testpmd> )+/, "") }
+		index($0, hdr) { inb = 1; next }
+		/statistics for port/ { inb = 0 }
+		inb && $1 == key { val = $2 }
+		END { print val }' "$OUT"
+}
+
+# pcap_frames <file>: one line per captured frame, "<length> <TPID> <TCI>"
+# (hex; TPID is bytes 12..13, TCI bytes 14..15).
+pcap_frames() {
+	python3 - "$1" <<'PY'
+import struct, sys
+with open(sys.argv[1], 'rb') as f:
+    d = f.read()
+magic = struct.unpack_from('<I', d, 0)[0]
+end = '<' if magic in (0xa1b2c3d4, 0xa1b23c4d) else '>'
+off = 24
+while off + 16 <= len(d):
+    caplen = struct.unpack_from(end + 'I', d, off + 8)[0]
+    fr = d[off + 16:off + 16 + caplen]
+    off += 16 + caplen
+    print('%d %04x %04x' % (caplen, (fr[12] << 8) | fr[13], (fr[14] << 8) | fr[15]))
+PY
+}
+
+# VLAN on RX (NIC guide, "Receive"): the generator sends 802.1Q-tagged frames
+# (VLAN 100, PCP 5) to port 0; io forwarding sends them out of port 1, whose
+# wire is a pcap capture. The device strips every tag and reports the VLAN
+# ID; with --enable-hw-vlan-strip testpmd sees untagged frames flagged
+# RTE_MBUF_F_RX_VLAN_STRIPPED and forwards them untagged; without it the
+# driver writes the tag back (VLAN 100, PCP 0: the completion carries only
+# the ID) and the capture holds tagged frames.
+run_vlan() {
+	local strip=$1 nv=2000 len=128 rxlen tpid n dropped sink frames wires
+	local -a opt=()
+
+	if [ "$strip" = 1 ]; then
+		opt=(--enable-hw-vlan-strip)
+		rxlen=$((len - 4)) tpid=0800
+	else
+		rxlen=$len tpid=8100
+	fi
+	wires="wire=gen:flows=8:len=$len:count=$nv:lossless=1:vlan=100:pcp=5"
+	wires="$wires,wire=pcap:tx=$W/tx.pcap"
+	start_testpmd "ports=2,$wires" --forward-mode=io --port-topology=paired \
+		--rxq=1 --txq=1 "${opt[@]}"
+	cmd "set verbose 1"
+	cmd "start"
+	wait_xstat rx_good_packets -ge "$nv"
+	stop_fwd
+	dropped=$(fwd TX-dropped)
+	while :; do
+		cmd "show port xstats 1"
+		sleep 0.5
+		sink=$(xstat_port 1 dev_wire_sink_frames)
+		if [ -n "$sink" ] && [ "$sink" -ge $((nv - ${dropped:-0})) ]; then
+			break
+		fi
+		may_wait "port 1 dev_wire_sink_frames >= $((nv - ${dropped:-0}))" || break
+	done
+	cmd "show port stats all"
+	cmd "show port xstats 0"
+	cmd "show port xstats 1"
+	testpmd_quit
+	check_log "$OUT" "$LOG_ERRORS" "driver errors in the log"
+	# receive side (port 0)
+	check "forward RX-packets" "$(fwd RX-packets)" -eq "$nv"
+	check "NIC RX-packets" "$(nic RX-packets)" -eq "$nv"
+	check "NIC RX-errors" "$(nic RX-errors)" -eq 0
+	check "NIC RX-bytes" "$(nic RX-bytes)" -eq $((nv * rxlen))
+	check "port 0 dev_rx_bytes (the device stripped every tag)" \
+		"$(xstat_port 0 dev_rx_bytes)" -eq $((nv * (len - 4)))
+	check "port 0 dev_rx_drop_no_wqe" "$(xstat_port 0 dev_rx_drop_no_wqe)" -eq 0
+	check "verbose: packets with VLAN tci=0x64" "$(count_text "VLAN tci=0x64 ")" -eq "$nv"
+	check "verbose: packets of type 0x$tpid, $rxlen bytes" \
+		"$(count_text "type=0x$tpid - length=$rxlen ")" -eq "$nv"
+	check "verbose: RTE_MBUF_F_RX_VLAN_STRIPPED" \
+		"$(count_text "RTE_MBUF_F_RX_VLAN_STRIPPED")" -eq $((strip * nv))
+	# far side (port 1's capture)
+	sink=$(xstat_port 1 dev_wire_sink_frames)
+	check "sink frames + testpmd TX-dropped" $((${sink:-0} + ${dropped:-0})) -eq "$nv"
+	check "forward TX-dropped (ring full)" "${dropped:-0}" -lt $((nv / 10))
+	check "port 1 dev_wire_sink_bad" "$(xstat_port 1 dev_wire_sink_bad)" -eq 0
+	check "port 1 dev_wire_sink_vlan" "$(xstat_port 1 dev_wire_sink_vlan)" -eq \
+		$(((1 - strip) * ${sink:-0}))
+	frames=$(pcap_frames "$W/tx.pcap")
+	check "captured frames" "$(printf '%s\n' "$frames" | grep -c .)" -eq "${sink:-0}"
+	if [ "$strip" = 1 ]; then
+		n=$(printf '%s\n' "$frames" | grep -c "^$rxlen 0800 ")
+		check "captured frames: untagged, $rxlen bytes" "$n" -eq "${sink:-0}"
+	else
+		n=$(printf '%s\n' "$frames" | grep -c "^$len 8100 0064$")
+		check "captured frames: tagged VLAN 100, PCP 0, DEI 0" "$n" -eq "${sink:-0}"
+	fi
+}
+
 case "$SCENARIO" in
 io_1q)
 	run_forward io 1 8
@@ -175,6 +275,12 @@ rxonly_2q)
 	;;
 txonly_1q)
 	run_txonly 1 64 64
+	;;
+vlan_strip)
+	run_vlan 1
+	;;
+vlan_keep)
+	run_vlan 0
 	;;
 txonly_multiseg_2q)
 	# Three 64-byte segments per packet (MULTI_SEGS offload 0x8000).
