@@ -249,25 +249,42 @@ cg_record() {	# tag peer len burst log dumpfile
 # harness needs (as test/rdma_compat does): EAL loads every plugin of its
 # directory, and rdma-core's other providers (libmlx5) do not load on the
 # replacement.
-upstream_libs() {	# the plugins fwd_bench and the upstream driver need, by name
-	{ ldd "$bench"; ldd "$up_plugin"; } | awk -v d="$pmds" 'index($3, d) == 1 {print $1}'
+#
+# Debian 13 ships that driver as a binary too (librte-net-mana25): measured as
+# peer "distro", the same way. Its static functions are stripped, but the
+# figures need no symbol of the driver: callgrind collects inside the
+# harness's own bench_rx_burst/bench_tx_burst (inclusive), and the model's
+# engine runs on another thread, which is not collected.
+#
+# Both run on the shared doorbell page read as memory (doorbell=memory), not
+# trapped: a trapped store costs the ringing thread a page fault (about 13 us
+# here, bench section "doorbell"), which is the test oracle's price, not the
+# driver's; valgrind cannot resume a trapped store anyway. With one queue pair
+# per vPort a doorbell lost that way is made good by the queue's next one
+# (tails are absolute).
+upstream_libs() {	# plugin: the plugins fwd_bench and that driver need, by name
+	{ ldd "$bench"; ldd "$1"; } | awk -v d="$pmds" 'index($3, d) == 1 {print $1}'
 	printf '%s\n' librte_mempool_ring.so librte_bus_pci.so librte_bus_vdev.so
 }
 
-upstream() {	# mode(fwd|cg) tag len burst
-	local mode=$1 tag=$2 len=$3 burst=$4 f ns libs bdf=7870:00:00.0 cmd
+# distro: the binary Debian ships in EAL's plugin directory, librte_net_mana.so.<ABI major>
+distro_plugin=$pmds/librte_net_mana.so.${pmds##*/pmds-}
+distro_plugin=${distro_plugin%.*}
+[ -e "$distro_plugin" ] || distro_plugin=
+
+upstream() {	# mode(fwd|cg) tag len burst [upstream|distro]
+	local mode=$1 tag=$2 len=$3 burst=$4 which=${5:-upstream} f ns libs bdf=7870:00:00.0 cmd
+	local drv=$up_plugin preload=$up_preload coalesce=0
+	if [ "$which" = distro ]; then
+		# 24.11 takes coalesced completions and needs no queue-state preload
+		drv=$distro_plugin preload= coalesce=1
+	fi
 	f=$work/$tag.log ns=$work/ns_$tag
 	mkdir -p "$ns/orig"
-	libs=$(upstream_libs | tr '\n' ' ')
+	libs=$(upstream_libs "$drv" | tr '\n' ' ')
 	cmd="$bench -l 0 --no-huge -m 1024 --iova-mode=va --file-prefix=benchup$$ -a $bdf"
 	cmd="$cmd --log-level=lib.eal:error -- --burst $burst --len $len --label $tag"
-	# The trapped shared doorbell page (lossless) in forwarding runs; under
-	# valgrind, which cannot resume a trapped store, the page is read as
-	# memory (the last store per slot): with one queue pair per vPort a lost
-	# doorbell is made good by the queue's next one (tails are absolute).
-	local up_doorbell=shared
 	if [ "$mode" = cg ]; then
-		up_doorbell=memory
 		cmd="valgrind --tool=callgrind --callgrind-out-file=$work/cg_$tag.out \
 			--toggle-collect=bench_rx_burst --toggle-collect=bench_tx_burst $cmd \
 			--frames $cg_frames --warmup-frames $cg_warm --wait-full"
@@ -279,19 +296,19 @@ set -e
 mount --bind $pmds $ns/orig
 mount -t tmpfs -o mode=0755,size=256m bench_pmds $pmds
 for l in $libs; do cp -a $ns/orig/\${l%%.so*}.so* $pmds/; done
-cp $up_plugin $pmds/librte_net_mana_upstream.so
+cp -L $drv $pmds/librte_net_mana_bench_peer.so
 umount $ns/orig
 export SYSFS_PCI_DEVICES=$ns/sysfs/bus/pci/devices
 export LD_LIBRARY_PATH=$ibvm_dir
-export LD_PRELOAD=$up_preload
-export MANA_MODEL='name=mana_up0,ports=2,cpu=$ecpu,pci=$bdf,sysfs=$ns/sysfs,doorbell=$up_doorbell,coalesce=0,wire0=gen:len=$len:lossless=1,wire1=gen:len=$len:lossless=1'
+export LD_PRELOAD=$preload
+export MANA_MODEL='name=mana_up0,ports=2,cpu=$ecpu,pci=$bdf,sysfs=$ns/sysfs,doorbell=memory,coalesce=$coalesce,wire0=gen:len=$len:lossless=1,wire1=gen:len=$len:lossless=1'
 timeout 600 $cmd
 NS
 	unshare -m --propagation "$ns_propagation" bash "$ns/ns.sh" > "$f" 2>&1
 	if [ "$mode" = cg ]; then
-		cg_record "$tag" upstream "$len" "$burst" "$f" "$work/cg_$tag.out.1"
+		cg_record "$tag" "$which" "$len" "$burst" "$f" "$work/cg_$tag.out.1"
 	else
-		record "fwd $tag peer=upstream len=$len burst=$burst" "$f"
+		record "fwd $tag peer=$which len=$len burst=$burst" "$f"
 	fi
 }
 
@@ -316,7 +333,7 @@ upstream_unavailable() {
 		{ echo "unshare -m --propagation private is not permitted here"; return; }
 	[ -d "$pmds" ] || { echo "no EAL plugin directory $pmds"; return; }
 	# Everything it loads must resolve against the replacement rdma-core.
-	for lib in "$bench" "$up_plugin" $(upstream_libs | sed "s|^|$pmds/|"); do
+	for lib in "$bench" "$up_plugin" $(upstream_libs "$up_plugin" | sed "s|^|$pmds/|"); do
 		[ -e "$lib" ] || { echo "no $lib"; return; }
 		missing=$(LD_LIBRARY_PATH=$ibvm_dir ldd -r "$lib" 2>&1 |
 			grep -m1 -E 'undefined symbol|not found' | sed 's/^[[:space:]]*//')
@@ -327,6 +344,27 @@ upstream_unavailable() {
 	done
 }
 up_why=$(upstream_unavailable)
+
+# Why Debian's own net/mana binary cannot run here (nothing when it can).
+distro_unavailable() {
+	local lib missing
+	[ -n "$distro_plugin" ] ||
+		{ echo "DPDK $dpdk_version in this OS ships no net/mana binary (Debian 13 does)"; return; }
+	[ -n "$ibvm_lib" ] || { echo "the replacement libibverbs is not in this build"; return; }
+	[ "$(id -u)" = 0 ] || { echo "needs root (a private mount namespace for EAL's plugins)"; return; }
+	[ -n "$ns_propagation" ] ||
+		{ echo "unshare -m --propagation private is not permitted here"; return; }
+	for lib in "$bench" "$distro_plugin" $(upstream_libs "$distro_plugin" | sed "s|^|$pmds/|"); do
+		[ -e "$lib" ] || { echo "no $lib"; return; }
+		missing=$(LD_LIBRARY_PATH=$ibvm_dir ldd -r "$lib" 2>&1 |
+			grep -m1 -E 'undefined symbol|not found' | sed 's/^[[:space:]]*//')
+		if [ -n "$missing" ]; then
+			echo "$(basename "$lib") does not load on the replacement libibverbs ($missing)"
+			return
+		fi
+	done
+}
+distro_why=$(distro_unavailable)
 
 # testpmd io forwarding with --record-core-cycles: tag peer. Ports without a
 # traffic source get 4 bursts first ("start tx_first 4"), once their links are up.
@@ -359,6 +397,45 @@ tpmd() {
 		return
 	fi
 	echo "TESTPMD tag=$tag peer=$peer cyc_pkt=$cyc pkts=$pk" | tee -a "$raw" | sed 's/^/  /'
+}
+
+# The same for Debian's own net/mana (peer distro): Debian's dpdk-testpmd in a
+# private mount namespace on the model's PCI function, as upstream() runs it.
+tpmd_distro() {
+	local tag=distro f=$work/testpmd_distro.log ns=$work/ns_tpmd_distro libs cyc pk
+	local bdf=7870:00:00.0
+	[ -n "$testpmd" ] || { not_measured testpmd "$tag" "dpdk-testpmd is not installed"; return; }
+	[ -z "$distro_why" ] || { not_measured testpmd "$tag" "$distro_why"; return; }
+	mkdir -p "$ns/orig"
+	libs="$({ ldd "$testpmd"; ldd "$distro_plugin"; } |
+		awk -v d="$pmds" 'index($3, d) == 1 {print $1}' | tr '\n' ' ') librte_mempool_ring.so"
+	cat > "$ns/ns.sh" <<NS
+set -e
+mount --bind $pmds $ns/orig
+mount -t tmpfs -o mode=0755,size=256m bench_pmds $pmds
+for l in $libs; do cp -a $ns/orig/\${l%%.so*}.so* $pmds/; done
+cp -L $distro_plugin $pmds/librte_net_mana_bench_peer.so
+umount $ns/orig
+export SYSFS_PCI_DEVICES=$ns/sysfs/bus/pci/devices
+export LD_LIBRARY_PATH=$ibvm_dir
+export MANA_MODEL='name=mana_up0,ports=2,cpu=$ecpu,pci=$bdf,sysfs=$ns/sysfs,doorbell=memory,coalesce=1,wire0=gen:len=64:lossless=1,wire1=gen:len=64:lossless=1'
+timeout 120 stdbuf -oL $testpmd -l 0,$ecpu --main-lcore=$ecpu --no-huge -m 1024 \
+	--iova-mode=va --file-prefix=benchtp\$\$_distro -a $bdf --log-level=lib.eal:error -- \
+	--auto-start --forward-mode=io --nb-cores=1 --burst=32 --record-core-cycles \
+	--txd=256 --rxd=256 --no-flush-rx
+NS
+	# shellcheck disable=SC2094
+	{ wait_log "$f" 'Press enter to exit' 60; sleep "$tp_secs"; echo; } |
+		unshare -m --propagation "$ns_propagation" bash "$ns/ns.sh" > "$f" 2>&1
+	cyc=$(grep -o 'CPU cycles/packet=[0-9.]*' "$f" | tail -1 | cut -d= -f2)
+	pk=$(grep -o 'total io packets=[0-9]*' "$f" | tail -1 | cut -d= -f2)
+	if [ -z "$cyc" ]; then
+		echo "FAILED testpmd $tag"; tail -5 "$f"
+		echo "FAILED tag=testpmd_$tag" >> "$raw"
+		fails=$((fails + 1))
+		return
+	fi
+	echo "TESTPMD tag=$tag peer=distro cyc_pkt=$cyc pkts=$pk" | tee -a "$raw" | sed 's/^/  /'
 }
 
 wait_log() {	# file pattern seconds: until the pattern shows in the file (1 on time-out)
@@ -415,7 +492,7 @@ cat "$raw.meta" "$raw" > "$raw.new" && mv "$raw.new" "$raw" && rm -f "$raw.meta"
 
 want() { case $only in *,$1,*) return 0 ;; esac; return 1; }
 
-peers_re='(null|ring|memif|mana|mana_ff|upstream)'
+peers_re='(null|ring|memif|mana|mana_ff|upstream|distro)'
 if want fwd; then
 purge "/^fwd $peers_re /d; /^FAILED tag=$peers_re( |\$)/d; /^NOTMEASURED section=fwd /d"
 echo "== io-forward, 64 B, burst 32: cycles/packet in rx+tx burst (busy iterations)," \
@@ -423,6 +500,11 @@ echo "== io-forward, 64 B, burst 32: cycles/packet in rx+tx burst (busy iteratio
 for p in null ring memif mana; do fwd "$p" "$p" 64 32; done
 fwd mana_ff mana 64 32 --fast-free
 if [ -z "$up_why" ]; then upstream fwd upstream 64 32; else not_measured fwd upstream "$up_why"; fi
+if [ -z "$distro_why" ]; then
+	upstream fwd distro 64 32 distro
+else
+	not_measured fwd distro "$distro_why"
+fi
 
 fi
 
@@ -439,6 +521,11 @@ fi
 for p in $cgpeers; do cg "$p" "$p" 64 32; done
 cg mana_ff mana 64 32 --fast-free
 if [ -z "$up_why" ]; then upstream cg upstream 64 32; else not_measured cg upstream "$up_why"; fi
+if [ -z "$distro_why" ]; then
+	upstream cg distro 64 32 distro
+else
+	not_measured cg distro "$distro_why"
+fi
 
 fi
 
@@ -511,6 +598,7 @@ if want testpmd; then
 		tpeers="null ring memif mana"
 	fi
 	for p in $tpeers; do tpmd "$p" "$p"; done
+	tpmd_distro
 fi
 
 if want l3fwd; then

@@ -291,12 +291,12 @@ ibvm_write_port_stats(FILE *f, const char *name, unsigned int port,
 		" tx_err=%" PRIu64 " db_rejected=%" PRIu64 " queue_errors=%" PRIu64
 		" wire_gen_frames=%" PRIu64 " wire_sink_frames=%" PRIu64
 		" wire_sink_bytes=%" PRIu64 " wire_sink_bad=%" PRIu64
-		" wire_sink_csum_ok=%" PRIu64 "\n",
+		" wire_sink_csum_ok=%" PRIu64 " wire_sink_vlan=%" PRIu64 "\n",
 		name, port, s->rx_frames, s->rx_bytes, s->tx_frames, s->tx_bytes,
 		s->rx_drop_no_wqe, s->rx_drop_no_rxq, s->rx_drop_sge, s->rx_truncated,
 		s->rx_coalesced_cqes, tx_err, s->db_rejected, s->queue_errors,
 		s->wire_gen_frames, s->wire_sink_frames, s->wire_sink_bytes, s->wire_sink_bad,
-		s->wire_sink_csum_ok);
+		s->wire_sink_csum_ok, s->wire_sink_vlan);
 }
 
 /* The queues that ended (every one, once the program closed its ports). */

@@ -7,12 +7,18 @@
 # built from the DPDK source tree of the installed release, or the binary
 # Debian 13 ships (librte-net-mana25). See doc/rdma_core_on_model.md.
 #
-# usage: upstream_testpmd.sh io|csum|rss <plugin.so> <queue_state_preload.so|-> \
+# usage: upstream_testpmd.sh io|csum|rss|vlan_strip|vlan_keep <plugin.so> <queue_state_preload.so|-> \
 #                            <ibverbs_model dir> <work dir> [frames]
 # rss: io forwarding over 4 RX/TX queue pairs, 64 UDP flows, RSS on IP and
 # UDP ports; every queue must receive and send (the device's per-queue
 # counters) and the totals must be frame-exact. All queues ring one shared
 # doorbell page, as on hardware: this needs the lossless shared doorbell.
+# vlan_strip / vlan_keep (DPDK 24.03 and later): io forwarding of frames
+# tagged VLAN 100, PCP 5; the device strips the tag into the completion. With
+# --enable-hw-vlan-strip the frames leave the port untagged; without it the
+# driver writes the tag back and they leave tagged (the sink counts tagged
+# frames). The tag written back carries the VLAN ID only: the completion has
+# no PCP/DEI.
 # Environment: DPDK_PMD_DIR (EAL's plugin directory), MANA_COALESCE=0|1 (RX
 # CQE coalescing on the device; with 1 some completions must be coalesced).
 #
@@ -49,11 +55,13 @@ fail() { echo "FAIL: $*"; failed=1; }
 . "$(dirname "$0")/../lib/loadable.sh"
 require_loadable "$testpmd" "$ibvm_dir"
 unshare -m --propagation private true 2>/dev/null || skip "unshare -m not permitted"
-case $mode in io|csum|rss) ;; *) echo "bad mode $mode"; exit 2;; esac
-nq=1 flows=8 fwd_mode=$mode rss_opt=
-if [ "$mode" = rss ]; then
-	nq=4 flows=64 fwd_mode=io rss_opt=--rss-udp
-fi
+case $mode in io|csum|rss|vlan_strip|vlan_keep) ;; *) echo "bad mode $mode"; exit 2;; esac
+nq=1 flows=8 fwd_mode=$mode extra_opt= gen_opt=
+case $mode in
+rss) nq=4 flows=64 fwd_mode=io extra_opt=--rss-udp ;;
+vlan_strip) fwd_mode=io gen_opt=:vlan=100:pcp=5 extra_opt=--enable-hw-vlan-strip ;;
+vlan_keep) fwd_mode=io gen_opt=:vlan=100:pcp=5 ;;
+esac
 
 rm -rf "$work"
 mkdir -p "$work/orig"
@@ -88,14 +96,14 @@ umount $work/orig
 export SYSFS_PCI_DEVICES=$work/sysfs/bus/pci/devices
 export LD_LIBRARY_PATH=$ibvm_dir
 [ "$preload" = - ] || export LD_PRELOAD=$preload
-export MANA_MODEL='name=mana_up0,pci=$bdf,sysfs=$work/sysfs,doorbell=shared,coalesce=$coalesce,wire0=gen:count=$frames:lossless=1:len=128:flows=$flows'
+export MANA_MODEL='name=mana_up0,pci=$bdf,sysfs=$work/sysfs,doorbell=shared,coalesce=$coalesce,wire0=gen:count=$frames:lossless=1:len=128:flows=$flows$gen_opt'
 export MANA_MODEL_STATS=$stats
 { sleep 1; echo "$fwd_cmds"; sleep 5; echo stop; echo "show port stats 0"; echo quit; } | \
 timeout 120 $testpmd -l 0-1 -n 1 --no-huge -m 512 --iova-mode=va \
 	--file-prefix=mana_up\$\$ -a $bdf --log-level=pmd.net.mana.*:info -- \
 	-i --rxq=$nq --txq=$nq --rxd=256 --txd=256 --nb-cores=1 --port-topology=loop \
 	--total-num-mbufs=$((2048 * nq)) --no-flush-rx --forward-mode=$fwd_mode \
-	--tx-offloads=$tx_offloads $rss_opt
+	--tx-offloads=$tx_offloads $extra_opt
 NS
 unshare -m --propagation private bash "$work/ns.sh" > "$out" 2>&1
 rc=$?
@@ -158,6 +166,18 @@ if [ "$mode" = rss ]; then
 		echo "$kind frames: $(printf '%s\n' "$lines" | grep -o ' frames=[0-9]*' | cut -d= -f2 | tr '\n' ' ')"
 	done
 fi
+case $mode in
+vlan_strip|vlan_keep)
+	# io forwarding leaves the frames as the driver delivered them: untagged
+	# out means the device stripped the tag, tagged out that the driver wrote
+	# it back.
+	want=0
+	[ "$mode" = vlan_keep ] && want=$frames
+	v=$(model wire_sink_vlan)
+	[ "$v" = "$want" ] || fail "sink saw $v tagged frames, want $want"
+	echo "tagged frames at the sink: $v of $frames"
+	;;
+esac
 if [ "$mode" = csum ]; then
 	v=$(model wire_sink_csum_ok)
 	[ "$v" = "$frames" ] || fail "sink verified $v checksums, want $frames"
