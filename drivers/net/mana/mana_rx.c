@@ -334,22 +334,31 @@ rx_fill_mbuf(uint64_t rearm, uint64_t ol, uint32_t tci_hi, uint16_t data_off, st
  * data, 4 bytes of headroom in front of the MAC addresses, with vlan_tci's
  * VLAN ID and PCP/DEI 0 (all the CQE carries). RX_VLAN and vlan_tci stay;
  * the data now holds the tag, so RX_VLAN_STRIPPED goes and the packet type
- * is that of the tagged frame.
+ * is that of the tagged frame: for an untagged inner frame the same L3/L4
+ * types behind L2_ETHER_VLAN (rx_parse_ptype's result), else parsed anew.
  */
-static void
+static inline void
 rx_vlan_reinsert(struct rte_mbuf *m)
 {
 	uint8_t *old = rte_pktmbuf_mtod(m, uint8_t *), *p = old - RTE_VLAN_HLEN;
+	uint32_t tag = rte_cpu_to_be_32((uint32_t)RTE_ETHER_TYPE_VLAN << 16 | m->vlan_tci);
+	uint64_t mac8;
+	uint32_t mac4;
 
-	memmove(p, old, 2 * RTE_ETHER_ADDR_LEN);
-	*(unaligned_uint16_t *)(p + 2 * RTE_ETHER_ADDR_LEN) =
-		rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
-	*(unaligned_uint16_t *)(p + 2 * RTE_ETHER_ADDR_LEN + 2) = rte_cpu_to_be_16(m->vlan_tci);
+	/* The 12 MAC bytes move 4 down (overlapping): both loads before the stores. */
+	memcpy(&mac8, old, sizeof(mac8));
+	memcpy(&mac4, old + sizeof(mac8), sizeof(mac4));
+	memcpy(p, &mac8, sizeof(mac8));
+	memcpy(p + sizeof(mac8), &mac4, sizeof(mac4));
+	memcpy(p + 2 * RTE_ETHER_ADDR_LEN, &tag, sizeof(tag));
 	m->data_off -= RTE_VLAN_HLEN;
 	m->data_len += RTE_VLAN_HLEN;
 	m->pkt_len += RTE_VLAN_HLEN;
 	m->ol_flags &= ~RTE_MBUF_F_RX_VLAN_STRIPPED;
-	m->packet_type = rx_ptype(p, m->data_len);
+	if ((m->packet_type & RTE_PTYPE_L2_MASK) == RTE_PTYPE_L2_ETHER)
+		m->packet_type ^= RTE_PTYPE_L2_ETHER ^ RTE_PTYPE_L2_ETHER_VLAN;
+	else
+		m->packet_type = rx_parse_ptype(p, m->data_len);
 }
 
 /* Retire the oldest posted WQE without delivering its packet. */
@@ -418,6 +427,8 @@ rx_pending(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 	uint64_t bytes = 0;
 	struct mana_rx_pending *p = &rxq->pend;
 	bool reinsert = (p->dw1 & __atomic_load_n(&rxq->vlan_reinsert, __ATOMIC_RELAXED)) != 0;
+	const uint64_t ol = rx_cqe_ol_flags(p->dw1);
+	const uint32_t tci_hi = rx_cqe_tci_hi(p->dw1);
 	struct rte_mbuf *m;
 	uint16_t nb = 0;
 	uint32_t len;
@@ -433,8 +444,7 @@ rx_pending(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		}
 		m = rxq->sw_ring[rxq->sw_tail & rxq->desc_mask];
 		rxq->sw_tail++;
-		rx_fill_mbuf(rxq->mbuf_rearm, rx_cqe_ol_flags(p->dw1), rx_cqe_tci_hi(p->dw1),
-			     rxq->data_off, m, len, p->hash[p->i]);
+		rx_fill_mbuf(rxq->mbuf_rearm, ol, tci_hi, rxq->data_off, m, len, p->hash[p->i]);
 		if (reinsert)
 			rx_vlan_reinsert(m);
 		p->i++;
