@@ -724,7 +724,8 @@ rxq_vlan_strip_set(struct mana_rxq *rxq, bool strip)
 /*
  * rte_eth_dev_set_vlan_offload(): ethdev has already checked the offloads
  * against the capabilities (VLAN_STRIP only) and updated rxmode.offloads. A
- * running port's bursts take the change from their next CQE on.
+ * running port's bursts take the change from their next burst on at the
+ * latest (a relaxed store the burst reads where dword 1 changes).
  */
 int
 mana_vlan_offload_set(struct rte_eth_dev *dev, int mask)
