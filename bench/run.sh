@@ -281,6 +281,13 @@ upstream() {	# mode(fwd|cg) tag len burst [upstream|distro]
 	fi
 	f=$work/$tag.log ns=$work/ns_$tag
 	mkdir -p "$ns/orig"
+	# a copy first: Debian's binary lives in $pmds, which the namespace covers
+	if ! cp -L "$drv" "$ns/peer.so"; then
+		echo "FAILED $mode $tag: cannot read $drv"
+		echo "FAILED tag=$tag" >> "$raw"
+		fails=$((fails + 1))
+		return 1
+	fi
 	libs=$(upstream_libs "$drv" | tr '\n' ' ')
 	cmd="$bench -l 0 --no-huge -m 1024 --iova-mode=va --file-prefix=benchup$$ -a $bdf"
 	cmd="$cmd --log-level=lib.eal:error -- --burst $burst --len $len --label $tag"
@@ -296,7 +303,7 @@ set -e
 mount --bind $pmds $ns/orig
 mount -t tmpfs -o mode=0755,size=256m bench_pmds $pmds
 for l in $libs; do cp -a $ns/orig/\${l%%.so*}.so* $pmds/; done
-cp -L $drv $pmds/librte_net_mana_bench_peer.so
+cp $ns/peer.so $pmds/librte_net_mana_bench_peer.so
 umount $ns/orig
 export SYSFS_PCI_DEVICES=$ns/sysfs/bus/pci/devices
 export LD_LIBRARY_PATH=$ibvm_dir
@@ -407,6 +414,12 @@ tpmd_distro() {
 	[ -n "$testpmd" ] || { not_measured testpmd "$tag" "dpdk-testpmd is not installed"; return; }
 	[ -z "$distro_why" ] || { not_measured testpmd "$tag" "$distro_why"; return; }
 	mkdir -p "$ns/orig"
+	if ! cp -L "$distro_plugin" "$ns/peer.so"; then
+		echo "FAILED testpmd $tag: cannot read $distro_plugin"
+		echo "FAILED tag=testpmd_$tag" >> "$raw"
+		fails=$((fails + 1))
+		return
+	fi
 	libs="$({ ldd "$testpmd"; ldd "$distro_plugin"; } |
 		awk -v d="$pmds" 'index($3, d) == 1 {print $1}' | tr '\n' ' ') librte_mempool_ring.so"
 	cat > "$ns/ns.sh" <<NS
@@ -414,7 +427,7 @@ set -e
 mount --bind $pmds $ns/orig
 mount -t tmpfs -o mode=0755,size=256m bench_pmds $pmds
 for l in $libs; do cp -a $ns/orig/\${l%%.so*}.so* $pmds/; done
-cp -L $distro_plugin $pmds/librte_net_mana_bench_peer.so
+cp $ns/peer.so $pmds/librte_net_mana_bench_peer.so
 umount $ns/orig
 export SYSFS_PCI_DEVICES=$ns/sysfs/bus/pci/devices
 export LD_LIBRARY_PATH=$ibvm_dir
