@@ -422,7 +422,8 @@ def md(raw, outdir):
                 '| mode | ns per doorbell | vs per-queue page |', '|---|---:|---:|',
                 '| doorbell=object (plain store) | %s | 1 |' % fmt(num(db, 'object_ns'), 1),
                 '| doorbell=shared (trapped, queued) | %s | %s |' % (
-                    fmt(num(db, 'shared_ns'), 0), ratio(num(db, 'shared_ns'), num(db, 'object_ns'))),
+                    fmt(num(db, 'shared_ns'), 0),
+                    fmt(ratio(num(db, 'shared_ns'), num(db, 'object_ns')), 0)),
                 '| fault floor (bare fault + skip) | %s | %s |' % (
                     fmt(num(db, 'fault_floor_ns'), 0),
                     fmt(ratio(num(db, 'fault_floor_ns'), num(db, 'object_ns')), 0))]
