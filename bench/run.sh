@@ -378,7 +378,7 @@ distro_why=$(distro_unavailable)
 # The measured seconds start when testpmd is ready (its mbuf pool alone can
 # take seconds on a loaded machine): line-buffered output tells when.
 tpmd() {
-	local tag=$1 peer=$2 f=$work/testpmd_$1.log cyc pk inter=0
+	local tag=$1 peer=$2 f=$work/testpmd_$1.log inter=0
 	[ -n "$testpmd" ] || { not_measured testpmd "$tag" "dpdk-testpmd is not installed"; return; }
 	local mode=(--auto-start)
 	case $peer in ring|memif) mode=(-i) inter=1 ;; esac
@@ -395,21 +395,26 @@ tpmd() {
 		--no-huge -m 1024 --no-pci --file-prefix=benchtp$$_$tag --log-level=lib.eal:error \
 		$(peer_vdevs 64 "$peer") -- "${mode[@]}" --forward-mode=io --nb-cores=1 --burst=32 \
 		--record-core-cycles --txd=256 --rxd=256 > "$f" 2>&1
-	cyc=$(grep -o 'CPU cycles/packet=[0-9.]*' "$f" | tail -1 | cut -d= -f2)
-	pk=$(grep -o 'total io packets=[0-9]*' "$f" | tail -1 | cut -d= -f2)
+	tpmd_record "$tag" "$peer" "$f"
+}
+
+tpmd_record() {	# tag peer log: testpmd's --record-core-cycles figures into raw.txt
+	local cyc pk
+	cyc=$(grep -o 'CPU cycles/packet=[0-9.]*' "$3" | tail -1 | cut -d= -f2)
+	pk=$(grep -o 'total io packets=[0-9]*' "$3" | tail -1 | cut -d= -f2)
 	if [ -z "$cyc" ]; then
-		echo "FAILED testpmd $tag"; tail -5 "$f"
-		echo "FAILED tag=testpmd_$tag" >> "$raw"
+		echo "FAILED testpmd $1"; tail -5 "$3"
+		echo "FAILED tag=testpmd_$1" >> "$raw"
 		fails=$((fails + 1))
 		return
 	fi
-	echo "TESTPMD tag=$tag peer=$peer cyc_pkt=$cyc pkts=$pk" | tee -a "$raw" | sed 's/^/  /'
+	echo "TESTPMD tag=$1 peer=$2 cyc_pkt=$cyc pkts=$pk" | tee -a "$raw" | sed 's/^/  /'
 }
 
 # The same for Debian's own net/mana (peer distro): Debian's dpdk-testpmd in a
 # private mount namespace on the model's PCI function, as upstream() runs it.
 tpmd_distro() {
-	local tag=distro f=$work/testpmd_distro.log ns=$work/ns_tpmd_distro libs cyc pk
+	local tag=distro f=$work/testpmd_distro.log ns=$work/ns_tpmd_distro libs
 	local bdf=7870:00:00.0
 	[ -n "$testpmd" ] || { not_measured testpmd "$tag" "dpdk-testpmd is not installed"; return; }
 	[ -z "$distro_why" ] || { not_measured testpmd "$tag" "$distro_why"; return; }
@@ -440,15 +445,7 @@ NS
 	# shellcheck disable=SC2094
 	{ wait_log "$f" 'Press enter to exit' 60; sleep "$tp_secs"; echo; } |
 		unshare -m --propagation "$ns_propagation" bash "$ns/ns.sh" > "$f" 2>&1
-	cyc=$(grep -o 'CPU cycles/packet=[0-9.]*' "$f" | tail -1 | cut -d= -f2)
-	pk=$(grep -o 'total io packets=[0-9]*' "$f" | tail -1 | cut -d= -f2)
-	if [ -z "$cyc" ]; then
-		echo "FAILED testpmd $tag"; tail -5 "$f"
-		echo "FAILED tag=testpmd_$tag" >> "$raw"
-		fails=$((fails + 1))
-		return
-	fi
-	echo "TESTPMD tag=$tag peer=distro cyc_pkt=$cyc pkts=$pk" | tee -a "$raw" | sed 's/^/  /'
+	tpmd_record "$tag" distro "$f"
 }
 
 wait_log() {	# file pattern seconds: until the pattern shows in the file (1 on time-out)
