@@ -326,21 +326,17 @@ if unshare -m --propagation private true 2>/dev/null; then
 	ns_propagation=private
 fi
 
-# Why DPDK's own net/mana cannot run here (nothing when it can).
-upstream_unavailable() {
+# Why a DPDK driver plugin cannot run on the replacement rdma-core in a
+# private namespace here (nothing when it can): what upstream and distro share.
+peer_unavailable() {	# plugin
 	local lib missing
-	if [ -z "$up_plugin" ] || [ -z "$up_preload" ]; then
-		echo "DPDK $dpdk_version's net/mana is not in this build (it needs -Dtests=true" \
-		     "and drivers/net/mana in the DPDK source tree)"
-		return
-	fi
 	[ -n "$ibvm_lib" ] || { echo "the replacement libibverbs is not in this build"; return; }
 	[ "$(id -u)" = 0 ] || { echo "needs root (a private mount namespace for EAL's plugins)"; return; }
 	[ -n "$ns_propagation" ] ||
 		{ echo "unshare -m --propagation private is not permitted here"; return; }
 	[ -d "$pmds" ] || { echo "no EAL plugin directory $pmds"; return; }
 	# Everything it loads must resolve against the replacement rdma-core.
-	for lib in "$bench" "$up_plugin" $(upstream_libs "$up_plugin" | sed "s|^|$pmds/|"); do
+	for lib in "$bench" "$1" $(upstream_libs "$1" | sed "s|^|$pmds/|"); do
 		[ -e "$lib" ] || { echo "no $lib"; return; }
 		missing=$(LD_LIBRARY_PATH=$ibvm_dir ldd -r "$lib" 2>&1 |
 			grep -m1 -E 'undefined symbol|not found' | sed 's/^[[:space:]]*//')
@@ -350,26 +346,23 @@ upstream_unavailable() {
 		fi
 	done
 }
+
+# Why DPDK's own net/mana cannot run here (nothing when it can).
+upstream_unavailable() {
+	if [ -z "$up_plugin" ] || [ -z "$up_preload" ]; then
+		echo "DPDK $dpdk_version's net/mana is not in this build (it needs -Dtests=true" \
+		     "and drivers/net/mana in the DPDK source tree)"
+		return
+	fi
+	peer_unavailable "$up_plugin"
+}
 up_why=$(upstream_unavailable)
 
 # Why Debian's own net/mana binary cannot run here (nothing when it can).
 distro_unavailable() {
-	local lib missing
 	[ -n "$distro_plugin" ] ||
 		{ echo "DPDK $dpdk_version in this OS ships no net/mana binary (Debian 13 does)"; return; }
-	[ -n "$ibvm_lib" ] || { echo "the replacement libibverbs is not in this build"; return; }
-	[ "$(id -u)" = 0 ] || { echo "needs root (a private mount namespace for EAL's plugins)"; return; }
-	[ -n "$ns_propagation" ] ||
-		{ echo "unshare -m --propagation private is not permitted here"; return; }
-	for lib in "$bench" "$distro_plugin" $(upstream_libs "$distro_plugin" | sed "s|^|$pmds/|"); do
-		[ -e "$lib" ] || { echo "no $lib"; return; }
-		missing=$(LD_LIBRARY_PATH=$ibvm_dir ldd -r "$lib" 2>&1 |
-			grep -m1 -E 'undefined symbol|not found' | sed 's/^[[:space:]]*//')
-		if [ -n "$missing" ]; then
-			echo "$(basename "$lib") does not load on the replacement libibverbs ($missing)"
-			return
-		fi
-	done
+	peer_unavailable "$distro_plugin"
 }
 distro_why=$(distro_unavailable)
 
