@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-#include "../../../drivers/net/mana/mana_gdma.h"
+#include "mana_gdma.h"
 #include "model_net.h"
 
 #define ETH_HLEN		14

@@ -31,7 +31,7 @@
 #include "model_wire.h"
 #include "model_net.h"
 #include "model_dbtrap.h"
-#include "../../../drivers/net/mana/mana_gdma.h"
+#include "mana_gdma.h"
 
 #define MM_CONTAINER_OF(p, type, member) \
 	((type *)(void *)((char *)(p) - offsetof(type, member)))

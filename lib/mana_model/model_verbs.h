@@ -14,7 +14,7 @@
 #ifndef MANA_MODEL_VERBS_H
 #define MANA_MODEL_VERBS_H
 
-#include "../mana_vs.h"
+#include "mana_vs.h"
 
 /* Every model device, NULL-terminated (caller frees with free()). */
 struct ibv_device **mana_model_get_device_list(int *num_devices);

@@ -20,7 +20,7 @@
 
 #include "mana_vs.h"
 #include "mana_vs_rdma.h"
-#include "model/model_verbs.h"
+#include "model_verbs.h"
 
 /* Largest log2 size of an indirection table the kernel accepts. */
 #define MANA_VS_MAX_LOG_IND_TBL	13

@@ -29,7 +29,7 @@
 #include <infiniband/verbs.h>
 #include <infiniband/manadv.h>
 
-#include "model/mana_model.h"
+#include "mana_model.h"
 
 /* ---- Logging (no DPDK here: the user plugs its logger in) ---------- */
 

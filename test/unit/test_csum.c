@@ -9,7 +9,7 @@
  * Expected values come from frames.h's independent RFC 1071 code.
  */
 
-#include "model/model_net.h"
+#include "model_net.h"
 #include "frames.h"
 #include "unit.h"
 

@@ -12,7 +12,7 @@
 #include <arpa/inet.h>
 
 #include "mana_gdma.h"
-#include "model/model_net.h"
+#include "model_net.h"
 #include "frames.h"
 #include "unit.h"
 
