@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "mana_model.h"
-#include "model_verbs.h"
+#include "mana_model_verbs.h"
 #include "ibvm_priv.h"
 
 static uint64_t ibvm_calls[IBVM_CALL_MAX];

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "mana_model.h"
-#include "model_verbs.h"
+#include "mana_model_verbs.h"
 #include "ibvm_priv.h"
 
 /* verbs.h wraps ibv_query_port in an inline; the export has the plain name. */

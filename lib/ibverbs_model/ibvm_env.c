@@ -42,7 +42,7 @@
 #include <strings.h>
 
 #include "mana_model.h"
-#include "model_verbs.h"
+#include "mana_model_verbs.h"
 #include "ibvm_priv.h"
 
 #define IBVM_MAX_DEVICES	16

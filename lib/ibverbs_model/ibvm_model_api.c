@@ -15,7 +15,7 @@
  */
 
 #include "mana_model.h"
-#include "model_verbs.h"
+#include "mana_model_verbs.h"
 #include "ibvm_priv.h"
 
 #define IBVM_MODEL_API(name) \

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "mana_model.h"
-#include "model_verbs.h"
+#include "mana_model_verbs.h"
 #include "ibvm_priv.h"
 
 /* verbs.h turns ibv_reg_mr into a macro; the exported function has the plain name. */

@@ -27,7 +27,7 @@
 #include <infiniband/manadv.h>
 
 #include "mana_model.h"
-#include "model_verbs.h"
+#include "mana_model_verbs.h"
 #include "model_wire.h"
 #include "model_net.h"
 #include "model_dbtrap.h"

@@ -4,7 +4,7 @@
 
 /*
  * The shim's front: argument checks common to both backends, then dispatch
- * by the object's ibv_context to the software device (model/model_verbs.h)
+ * by the object's ibv_context to the software device (model/mana_model_verbs.h)
  * or to rdma-core (mana_vs_rdma.c).
  *
  * NULL arguments are refused with EINVAL on both backends
@@ -20,7 +20,7 @@
 
 #include "mana_vs.h"
 #include "mana_vs_rdma.h"
-#include "model_verbs.h"
+#include "mana_model_verbs.h"
 
 /* Largest log2 size of an indirection table the kernel accepts. */
 #define MANA_VS_MAX_LOG_IND_TBL	13
