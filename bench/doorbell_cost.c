@@ -29,6 +29,7 @@
 
 #include "mana_gdma.h"
 #include "mana_vs.h"
+#include "mana_model.h"
 
 static double
 now_ns(void)

@@ -24,12 +24,9 @@
  * primed with --prime packets per port, which then circulate.
  *
  * Output: "RESULT key=value ..." lines for bench/run.sh, plus the software
- * MANA device's counters when librte_net_mana.so is loaded.
+ * MANA device's counters when libmana_model.so is loaded.
  */
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE	/* dlvsym */
-#endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
@@ -534,28 +531,21 @@ static void
 lookup_model(void)
 {
 	/*
-	 * Our PMD, or the replacement libibverbs under DPDK's own net/mana, which
-	 * exports the model API only as hidden MANA_MODEL_PRIVATE versions.
+	 * libmana_model.so, the one software device of the process, loaded by
+	 * our PMD or by the replacement libibverbs under DPDK's own net/mana.
 	 */
-	void *h = dlopen("librte_net_mana.so", RTLD_NOW | RTLD_NOLOAD);
-	bool ibvm = false;
+	void *h = dlopen("libmana_model.so.0", RTLD_NOW | RTLD_NOLOAD);
 
-	if (h == NULL || dlsym(h, "mana_model_list") == NULL) {
-		h = dlopen("libibverbs.so.1", RTLD_NOW | RTLD_NOLOAD);
-		ibvm = true;
-	}
 	if (h == NULL)
 		return;
-#define MSYM(n) (ibvm ? dlvsym(h, n, "MANA_MODEL_PRIVATE") : dlsym(h, n))
 	p_model_list = (unsigned int (*)(struct mana_model **, unsigned int))
-		MSYM("mana_model_list");
+		dlsym(h, "mana_model_list");
 	p_port_stats = (int (*)(const struct mana_model *, unsigned int,
-				struct mana_model_port_stats *))MSYM("mana_model_port_stats");
+				struct mana_model_port_stats *))dlsym(h, "mana_model_port_stats");
 	p_engine_stats = (int (*)(const struct mana_model *, struct mana_model_engine_stats *))
-		MSYM("mana_model_engine_stats");
+		dlsym(h, "mana_model_engine_stats");
 	p_model_config = (const struct mana_model_config *(*)(const struct mana_model *))
-		MSYM("mana_model_config");
-#undef MSYM
+		dlsym(h, "mana_model_config");
 	if (p_model_list == NULL || p_port_stats == NULL || p_engine_stats == NULL ||
 	    p_model_config == NULL)
 		p_model_list = NULL;

@@ -91,7 +91,7 @@ ibvm_op_destroy_wq(struct ibv_wq *wq)
 
 	if (rc == 0)
 		ibvm_count(IBVM_CALL_DESTROY_WQ);
-	return rc;
+	return -rc;
 }
 
 static struct ibv_rwq_ind_table *
@@ -111,7 +111,7 @@ ibvm_op_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table)
 
 	if (rc == 0)
 		ibvm_count(IBVM_CALL_DESTROY_IND_TABLE);
-	return rc;
+	return -rc;
 }
 
 static struct ibv_qp *
@@ -151,7 +151,7 @@ ibvm_manadv_set_context_attr(struct ibv_context *ctx, enum manadv_set_ctx_attr_t
 
 	if (rc == 0)
 		ibvm_count(IBVM_CALL_SET_CONTEXT_ATTR);
-	return rc;
+	return -rc;
 }
 
 IBVM_EXPORT int
@@ -161,5 +161,5 @@ ibvm_manadv_init_obj(struct manadv_obj *obj, uint64_t obj_type)
 
 	if (rc == 0)
 		ibvm_count(IBVM_CALL_INIT_OBJ);
-	return rc;
+	return -rc;
 }

@@ -39,7 +39,7 @@ ibv_get_device_list(int *num_devices)
 		errno = err;
 		return NULL;
 	}
-	list = mana_model_get_device_list(num_devices);
+	list = mana_model_get_device_list(MANA_MODEL_FRONTEND_VERBS, num_devices);
 	if (list == NULL && errno == 0)
 		errno = ENOMEM;
 	return list;
@@ -63,7 +63,7 @@ ibv_get_device_index(struct ibv_device *device)
 	struct ibv_device **list;
 	int n = 0, idx = -1;
 
-	list = mana_model_get_device_list(&n);
+	list = mana_model_get_device_list(MANA_MODEL_FRONTEND_VERBS, &n);
 	if (list == NULL)
 		return -1;
 	for (int i = 0; i < n; i++)
@@ -106,7 +106,7 @@ ibv_close_device(struct ibv_context *context)
 
 	if (rc == 0)
 		ibvm_count(IBVM_CALL_CLOSE_DEVICE);
-	return rc;
+	return -rc;
 }
 
 /* The node GUID the device reports (EUI-64 of the first port's MAC). */
@@ -136,7 +136,7 @@ ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_att
 	rc = mana_model_query_device_ex(context, NULL, &ex);
 	if (rc == 0)
 		*device_attr = ex.orig_attr;
-	return rc;
+	return -rc;
 }
 
 /*
@@ -157,7 +157,7 @@ ibv_query_port(struct ibv_context *context, uint8_t port_num,
 	rc = mana_model_query_port(context, port_num, &attr);
 	if (rc == 0)
 		memcpy(port_attr, &attr, offsetof(struct ibv_port_attr, port_cap_flags2));
-	return rc;
+	return -rc;
 }
 
 IBVM_EXPORT int
@@ -166,7 +166,7 @@ ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)
 	int rc = mana_model_get_async_event(context, event);
 
 	if (rc != 0) {
-		errno = rc;
+		errno = -rc;
 		return -1;
 	}
 	return 0;

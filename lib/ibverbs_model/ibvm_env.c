@@ -265,6 +265,7 @@ ibvm_create_one(char *spec, unsigned int index)
 		ibvm_log(3, "MANA_MODEL: more than %u devices", IBVM_MAX_DEVICES);
 		return EINVAL;
 	}
+	cfg.frontend = MANA_MODEL_FRONTEND_VERBS;
 	m = mana_model_create(&cfg);
 	if (m == NULL) {
 		ibvm_log(3, "MANA_MODEL device %s: creation failed: %s", cfg.name,

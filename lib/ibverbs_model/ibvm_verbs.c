@@ -39,7 +39,7 @@ ibv_dealloc_pd(struct ibv_pd *pd)
 
 	if (rc == 0)
 		ibvm_count(IBVM_CALL_DEALLOC_PD);
-	return rc;
+	return -rc;
 }
 
 IBVM_EXPORT struct ibv_mr *
@@ -87,7 +87,7 @@ ibv_dereg_mr(struct ibv_mr *mr)
 
 	if (rc == 0)
 		ibvm_count(IBVM_CALL_DEREG_MR);
-	return rc;
+	return -rc;
 }
 
 IBVM_EXPORT struct ibv_comp_channel *
@@ -107,7 +107,7 @@ ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 
 	if (rc == 0)
 		ibvm_count(IBVM_CALL_DESTROY_COMP_CHANNEL);
-	return rc;
+	return -rc;
 }
 
 IBVM_EXPORT struct ibv_cq *
@@ -128,7 +128,7 @@ ibv_destroy_cq(struct ibv_cq *cq)
 
 	if (rc == 0)
 		ibvm_count(IBVM_CALL_DESTROY_CQ);
-	return rc;
+	return -rc;
 }
 
 /* rdma-core: 0, or -1 with errno (EAGAIN on an empty non-blocking channel). */
@@ -138,7 +138,7 @@ ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq
 	int rc = mana_model_get_cq_event(channel, cq, cq_context);
 
 	if (rc != 0) {
-		errno = rc;
+		errno = -rc;
 		return -1;
 	}
 	return 0;
@@ -167,7 +167,7 @@ ibv_destroy_qp(struct ibv_qp *qp)
 
 	if (rc == 0)
 		ibvm_count(IBVM_CALL_DESTROY_QP);
-	return rc;
+	return -rc;
 }
 
 /*
@@ -177,7 +177,7 @@ ibv_destroy_qp(struct ibv_qp *qp)
 IBVM_EXPORT struct ibv_srq *
 ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)
 {
-	struct mana_vs_xsrq_init_attr x;
+	struct mana_model_xsrq_init_attr x;
 	struct ibv_srq *srq;
 
 	if (srq_init_attr == NULL) {
@@ -197,5 +197,5 @@ ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)
 IBVM_EXPORT int
 ibv_destroy_srq(struct ibv_srq *srq)
 {
-	return mana_model_destroy_srq(srq);
+	return -mana_model_destroy_srq(srq);
 }

@@ -79,6 +79,18 @@ struct mana_model_wire_cfg {
 	};
 };
 
+/*
+ * Which front-end serves a device's verbs: net_mana's shim (the PMD, in
+ * process) or the replacement libibverbs (rdma-core programs). Both link the
+ * one libmana_model of a process; each lists and opens only its own
+ * devices, so a process holding both never reaches a device through the
+ * other's door.
+ */
+enum mana_model_frontend {
+	MANA_MODEL_FRONTEND_SHIM = 0,
+	MANA_MODEL_FRONTEND_VERBS = 1,
+};
+
 struct mana_model_config {
 	char name[MANA_MODEL_NAME_LEN];	/* unique; also the ibv_device name */
 	uint8_t nports;			/* 1..MANA_MODEL_MAX_PORTS */
@@ -96,6 +108,7 @@ struct mana_model_config {
 	int numa_node;			/* -1: any */
 	char pci_bdf[16];		/* "" or dddd:bb:dd.f: present a PCI function in sysfs */
 	char sysfs_root[MANA_MODEL_PATH_LEN];	/* where the PCI/IB sysfs tree is written */
+	enum mana_model_frontend frontend;	/* default MANA_MODEL_FRONTEND_SHIM */
 };
 
 struct mana_model;

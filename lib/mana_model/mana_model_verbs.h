@@ -3,21 +3,37 @@
  */
 
 /*
- * The model's implementation of every verb of lib/verbs_shim/mana_vs.h.
- * Same signatures and the same single error convention as the shim:
- * constructors return NULL and set errno, the rest return 0 or a positive
- * errno value. The shim dispatches here for model contexts; the replacement
- * libibverbs/libmana of the rdma-core ABI work (issue 5) wraps the same
- * functions.
+ * The software device's verbs, on rdma-core's own types: what the shim's
+ * software-device backend (lib/verbs_shim/mana_vs_model.c) and the
+ * replacement libibverbs/libmana (lib/ibverbs_model) call. One error
+ * convention with the shim and the rest of the model: constructors return
+ * NULL and set errno, the rest return 0 or a negative errno value. The
+ * replacement libraries turn that into rdma-core's conventions at their
+ * boundary.
  */
 
 #ifndef MANA_MODEL_VERBS_H
 #define MANA_MODEL_VERBS_H
 
-#include "mana_vs.h"
+#include <stdint.h>
 
-/* Every model device, NULL-terminated (caller frees with free()). */
-struct ibv_device **mana_model_get_device_list(int *num_devices);
+#include <infiniband/verbs.h>
+#include <infiniband/manadv.h>
+
+#include "mana_model.h"
+
+/* The XRC-era SRQ init attributes of libibverbs 1.1.8 (hardware.md §1 rule 6). */
+struct mana_model_xsrq_init_attr {
+	void *srq_context;
+	struct ibv_srq_attr attr;	/* max_wr, max_sge written back (>= requested) */
+	enum ibv_srq_type srq_type;	/* IBV_SRQT_BASIC or IBV_SRQT_XRC */
+	struct ibv_xrcd *xrcd;		/* XRC only */
+	struct ibv_cq *xrc_cq;		/* XRC only */
+};
+
+/* The devices of one front-end, oldest first, NULL-terminated (caller frees with free()). */
+struct ibv_device **mana_model_get_device_list(enum mana_model_frontend frontend,
+					       int *num_devices);
 
 struct ibv_context *mana_model_open_device(struct ibv_device *dev);
 int mana_model_close_device(struct ibv_context *ctx);
@@ -54,7 +70,7 @@ struct ibv_qp *mana_model_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *
 struct ibv_qp *mana_model_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr);
 int mana_model_destroy_qp(struct ibv_qp *qp);
 
-struct ibv_srq *mana_model_create_xsrq(struct ibv_pd *pd, struct mana_vs_xsrq_init_attr *attr);
+struct ibv_srq *mana_model_create_xsrq(struct ibv_pd *pd, struct mana_model_xsrq_init_attr *attr);
 int mana_model_destroy_srq(struct ibv_srq *srq);
 
 int mana_model_set_context_attr(struct ibv_context *ctx, enum manadv_set_ctx_attr_type type,

@@ -56,7 +56,7 @@ mana_model_destroy_comp_channel(struct ibv_comp_channel *channel)
 	struct mana_model *m;
 
 	if (channel == NULL)
-		return EINVAL;
+		return -EINVAL;
 	ch = (struct mm_channel *)(void *)channel;
 	m = ch->ctx->m;
 	pthread_mutex_lock(&m->lock);
@@ -64,7 +64,7 @@ mana_model_destroy_comp_channel(struct ibv_comp_channel *channel)
 		mm_error(m, MM_LOG_INFO, "destroy_comp_channel: %d CQs still use it",
 			 channel->refcnt);
 		pthread_mutex_unlock(&m->lock);
-		return EBUSY;
+		return -EBUSY;
 	}
 	LIST_REMOVE(ch, link);
 	ch->ctx->nobj--;
@@ -171,14 +171,14 @@ mana_model_destroy_cq(struct ibv_cq *ibcq)
 	struct mm_cq *cq;
 
 	if (ibcq == NULL)
-		return EINVAL;
+		return -EINVAL;
 	cq = mm_cq_of(ibcq);
 	m = cq->ctx->m;
 	pthread_mutex_lock(&m->lock);
 	if (cq->users != 0) {
 		mm_error(m, MM_LOG_INFO, "destroy_cq: CQ still used by %u WQs/QPs", cq->users);
 		pthread_mutex_unlock(&m->lock);
-		return EBUSY;
+		return -EBUSY;
 	}
 	if (ibcq->channel != NULL)
 		ibcq->channel->refcnt--;
@@ -199,12 +199,12 @@ mana_model_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, vo
 	ssize_t n;
 
 	if (channel == NULL || cq == NULL || cq_context == NULL)
-		return EINVAL;
+		return -EINVAL;
 	n = read(channel->fd, &rec, sizeof(rec));
 	if (n < 0)
-		return errno;
+		return -errno;
 	if (n != (ssize_t)sizeof(rec))
-		return EIO;
+		return -EIO;
 	*cq = (struct ibv_cq *)(uintptr_t)rec;
 	*cq_context = (*cq)->cq_context;
 	return 0;

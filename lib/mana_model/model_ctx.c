@@ -177,14 +177,14 @@ mana_model_close_device(struct ibv_context *c)
 	struct mana_model *m;
 
 	if (c == NULL)
-		return EINVAL;
+		return -EINVAL;
 	ctx = mm_ctx_of(c);
 	m = ctx->m;
 	pthread_mutex_lock(&m->lock);
 	if (ctx->nobj != 0) {
 		mm_error(m, MM_LOG_INFO, "close_device: %u objects still exist", ctx->nobj);
 		pthread_mutex_unlock(&m->lock);
-		return EBUSY;
+		return -EBUSY;
 	}
 	LIST_REMOVE(ctx, link);
 	pthread_mutex_unlock(&m->lock);
@@ -206,9 +206,9 @@ mana_model_query_device_ex(struct ibv_context *c, const struct ibv_query_device_
 	const uint8_t *mac;
 
 	if (c == NULL || attr == NULL)
-		return EINVAL;
+		return -EINVAL;
 	if (input != NULL && input->comp_mask != 0)
-		return EINVAL;
+		return -EINVAL;
 	m = mm_ctx_of(c)->m;
 	mac = m->port[0].mac;
 	memset(attr, 0, sizeof(*attr));
@@ -261,10 +261,10 @@ mana_model_query_port(struct ibv_context *c, uint8_t port, struct ibv_port_attr 
 	struct mm_port *p;
 
 	if (c == NULL || attr == NULL)
-		return EINVAL;
+		return -EINVAL;
 	m = mm_ctx_of(c)->m;
 	if (port < 1 || port > m->cfg.nports)
-		return EINVAL;
+		return -EINVAL;
 	p = &m->port[port - 1];
 	memset(attr, 0, sizeof(*attr));
 	pthread_mutex_lock(&m->lock);
@@ -289,12 +289,12 @@ mana_model_get_async_event(struct ibv_context *c, struct ibv_async_event *event)
 	ssize_t n;
 
 	if (c == NULL || event == NULL)
-		return EINVAL;
+		return -EINVAL;
 	n = read(c->async_fd, &r, sizeof(r));
 	if (n < 0)
-		return errno;
+		return -errno;
 	if (n != (ssize_t)sizeof(r))
-		return EIO;
+		return -EIO;
 	memset(event, 0, sizeof(*event));
 	event->event_type = (enum ibv_event_type)r.type;
 	if (r.type == IBV_EVENT_PORT_ACTIVE || r.type == IBV_EVENT_PORT_ERR)
@@ -314,11 +314,11 @@ mana_model_set_port_mtu(struct ibv_context *c, uint8_t port, uint32_t mtu)
 	struct mana_model *m;
 
 	if (c == NULL)
-		return EINVAL;
+		return -EINVAL;
 	m = mm_ctx_of(c)->m;
 	if (port < 1 || port > m->cfg.nports)
-		return EINVAL;
-	return -mana_model_set_mtu(m, port - 1u, mtu);
+		return -EINVAL;
+	return mana_model_set_mtu(m, port - 1u, mtu);
 }
 
 int
@@ -327,11 +327,11 @@ mana_model_set_context_attr(struct ibv_context *c, enum manadv_set_ctx_attr_type
 	struct mm_ctx *ctx;
 
 	if (c == NULL)
-		return EINVAL;
+		return -EINVAL;
 	if (type != MANADV_CTX_ATTR_BUF_ALLOCATORS)
-		return EOPNOTSUPP;
+		return -EOPNOTSUPP;
 	if (attr == NULL)
-		return EINVAL;
+		return -EINVAL;
 	ctx = mm_ctx_of(c);
 	pthread_mutex_lock(&ctx->m->lock);
 	ctx->alloc = *(const struct manadv_ctx_allocators *)attr;
@@ -348,7 +348,7 @@ mm_init_qp(struct ibv_qp *in, struct manadv_qp *out)
 
 	if (qp->rss) {
 		mm_error(m, MM_LOG_INFO, "init_obj: QP %u is an RSS QP (no SQ)", in->qp_num);
-		return EINVAL;
+		return -EINVAL;
 	}
 	pthread_mutex_lock(&m->lock);
 	out->sq_buf = qp->sq.buf;
@@ -393,13 +393,13 @@ mana_model_init_obj(struct manadv_obj *obj, uint64_t obj_type)
 	int rc;
 
 	if (obj_type & ~(uint64_t)(MANADV_OBJ_QP | MANADV_OBJ_CQ | MANADV_OBJ_RWQ))
-		return EINVAL;
+		return -EINVAL;
 	if (obj == NULL)
-		return EINVAL;
+		return -EINVAL;
 	if (((obj_type & MANADV_OBJ_QP) && (obj->qp.in == NULL || obj->qp.out == NULL)) ||
 	    ((obj_type & MANADV_OBJ_CQ) && (obj->cq.in == NULL || obj->cq.out == NULL)) ||
 	    ((obj_type & MANADV_OBJ_RWQ) && (obj->rwq.in == NULL || obj->rwq.out == NULL)))
-		return EINVAL;
+		return -EINVAL;
 	if (obj_type & MANADV_OBJ_QP) {
 		rc = mm_init_qp(obj->qp.in, obj->qp.out);
 		if (rc != 0)

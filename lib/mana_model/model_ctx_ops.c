@@ -14,7 +14,13 @@
 
 #include "model_priv.h"
 
-/* ---- wrappers whose signature differs from the model verb ------------- */
+/*
+ * ---- wrappers whose signature or convention differs from the model verb --
+ *
+ * rdma-core's inline verbs call these ops and hand their result to the
+ * program as is: a positive errno value (hardware.md §8), where the model's
+ * verbs return DPDK's negative one.
+ */
 
 static int
 mm_op_query_port(struct ibv_context *c, uint8_t port, struct ibv_port_attr *attr, size_t len)
@@ -24,7 +30,7 @@ mm_op_query_port(struct ibv_context *c, uint8_t port, struct ibv_port_attr *attr
 
 	if (rc == 0)
 		memcpy(attr, &a, len < sizeof(a) ? len : sizeof(a));
-	return rc;
+	return -rc;
 }
 
 static int
@@ -36,7 +42,19 @@ mm_op_query_device_ex(struct ibv_context *c, const struct ibv_query_device_ex_in
 
 	if (rc == 0)
 		memcpy(attr, &a, len < sizeof(a) ? len : sizeof(a));
-	return rc;
+	return -rc;
+}
+
+static int
+mm_op_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table)
+{
+	return -mana_model_destroy_rwq_ind_table(table);
+}
+
+static int
+mm_op_destroy_wq(struct ibv_wq *wq)
+{
+	return -mana_model_destroy_wq(wq);
 }
 
 /* ---- EOPNOTSUPP answers (ibv_context_ops) ------------------------------ */
@@ -341,9 +359,9 @@ mm_ctx_fill_ops(struct verbs_context *v)
 	v->alloc_td = mm_op_alloc_td;
 	v->modify_cq = mm_op_modify_cq;
 	v->post_srq_ops = mm_op_post_srq_ops;
-	v->destroy_rwq_ind_table = mana_model_destroy_rwq_ind_table;
+	v->destroy_rwq_ind_table = mm_op_destroy_rwq_ind_table;
 	v->create_rwq_ind_table = mana_model_create_rwq_ind_table;
-	v->destroy_wq = mana_model_destroy_wq;
+	v->destroy_wq = mm_op_destroy_wq;
 	v->modify_wq = mm_op_modify_wq;
 	v->create_wq = mana_model_create_wq;
 	v->query_rt_values = mm_op_query_rt_values;

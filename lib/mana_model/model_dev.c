@@ -630,30 +630,27 @@ mana_model_list(struct mana_model **list, unsigned int max)
 }
 
 struct ibv_device **
-mana_model_get_device_list(int *num_devices)
+mana_model_get_device_list(enum mana_model_frontend frontend, int *num_devices)
 {
 	struct ibv_device **list;
 	struct mana_model *m;
-	unsigned int n = 0;
+	unsigned int n = 0, i;
 
 	pthread_mutex_lock(&mm_global_lock);
 	LIST_FOREACH(m, &mm_models, link)
-		n++;
+		if (m->cfg.frontend == frontend)
+			n++;
 	list = calloc(n + 1, sizeof(*list));
 	if (list == NULL) {
 		pthread_mutex_unlock(&mm_global_lock);
+		errno = ENOMEM;
 		return NULL;
 	}
-	n = 0;
 	/* Oldest first: the list is built by head insertion. */
+	i = n;
 	LIST_FOREACH(m, &mm_models, link)
-		n++;
-	{
-		unsigned int i = n;
-
-		LIST_FOREACH(m, &mm_models, link)
+		if (m->cfg.frontend == frontend)
 			list[--i] = &m->ibdev;
-	}
 	pthread_mutex_unlock(&mm_global_lock);
 	if (num_devices != NULL)
 		*num_devices = (int)n;

@@ -120,7 +120,7 @@ mana_model_dealloc_pd(struct ibv_pd *p)
 	struct mana_model *m;
 
 	if (p == NULL)
-		return EINVAL;
+		return -EINVAL;
 	pd = mm_pd_of(p);
 	m = pd->ctx->m;
 	pthread_mutex_lock(&m->lock);
@@ -128,7 +128,7 @@ mana_model_dealloc_pd(struct ibv_pd *p)
 		mm_error(m, MM_LOG_INFO, "dealloc_pd: %s still used by %u objects",
 			 pd->parent ? "parent domain" : "PD", pd->users);
 		pthread_mutex_unlock(&m->lock);
-		return EBUSY;
+		return -EBUSY;
 	}
 	if (pd->parent)
 		pd->base->users--;
@@ -194,7 +194,7 @@ mana_model_dereg_mr(struct ibv_mr *ibmr)
 	struct mana_model *m;
 
 	if (ibmr == NULL)
-		return EINVAL;
+		return -EINVAL;
 	mr = (struct mm_mr *)(void *)ibmr;
 	m = mr->pd->ctx->m;
 	pthread_mutex_lock(&m->lock);
@@ -203,7 +203,7 @@ mana_model_dereg_mr(struct ibv_mr *ibmr)
 			break;
 	if (*pp == NULL) {
 		pthread_mutex_unlock(&m->lock);
-		return EINVAL;
+		return -EINVAL;
 	}
 	*pp = mr->hnext;
 	if (m->mr_last == mr)

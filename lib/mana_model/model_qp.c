@@ -464,7 +464,7 @@ mana_model_destroy_qp(struct ibv_qp *ibqp)
 	struct mm_qp *qp;
 
 	if (ibqp == NULL)
-		return EINVAL;
+		return -EINVAL;
 	qp = mm_qp_of(ibqp);
 	m = qp->ctx->m;
 	pthread_mutex_lock(&m->lock);

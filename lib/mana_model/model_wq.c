@@ -140,7 +140,7 @@ mana_model_destroy_wq(struct ibv_wq *ibwq)
 	struct mm_wq *wq;
 
 	if (ibwq == NULL)
-		return EINVAL;
+		return -EINVAL;
 	wq = mm_wq_of(ibwq);
 	m = wq->ctx->m;
 	pthread_mutex_lock(&m->lock);
@@ -148,7 +148,7 @@ mana_model_destroy_wq(struct ibv_wq *ibwq)
 		mm_error(m, MM_LOG_INFO, "destroy_wq: WQ 0x%x is in %u indirection tables",
 			 wq->id, wq->tables);
 		pthread_mutex_unlock(&m->lock);
-		return EBUSY;
+		return -EBUSY;
 	}
 	LIST_REMOVE(wq, link);
 	wq->pd->users--;
@@ -256,14 +256,14 @@ mana_model_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table)
 	struct mm_ind *t;
 
 	if (table == NULL)
-		return EINVAL;
+		return -EINVAL;
 	t = (struct mm_ind *)(void *)table;
 	m = t->ctx->m;
 	pthread_mutex_lock(&m->lock);
 	if (t->users != 0) {
 		mm_error(m, MM_LOG_INFO, "destroy_rwq_ind_table: used by %u RSS QPs", t->users);
 		pthread_mutex_unlock(&m->lock);
-		return EBUSY;
+		return -EBUSY;
 	}
 	for (uint32_t i = 0; i < (1u << t->log); i++)
 		t->wqs[i]->tables--;
@@ -278,7 +278,7 @@ mana_model_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table)
 /* ---- SRQ (decision 6) ----------------------------------------------------- */
 
 struct ibv_srq *
-mana_model_create_xsrq(struct ibv_pd *p, struct mana_vs_xsrq_init_attr *attr)
+mana_model_create_xsrq(struct ibv_pd *p, struct mana_model_xsrq_init_attr *attr)
 {
 	struct mm_srq *srq;
 	struct mm_pd *pd;
@@ -300,13 +300,13 @@ mana_model_create_xsrq(struct ibv_pd *p, struct mana_vs_xsrq_init_attr *attr)
 		return NULL;
 	}
 	if (attr->srq_type == IBV_SRQT_XRC) {
-		if (attr->ext.xrc.cq == NULL || attr->ext.xrc.cq->context != p->context) {
+		if (attr->xrc_cq == NULL || attr->xrc_cq->context != p->context) {
 			mm_error(pd->ctx->m, MM_LOG_INFO,
 				 "create_xsrq: XRC SRQ needs a CQ of this context");
 			errno = EINVAL;
 			return NULL;
 		}
-		xcq = mm_cq_of(attr->ext.xrc.cq);
+		xcq = mm_cq_of(attr->xrc_cq);
 	}
 	srq = calloc(1, sizeof(*srq));
 	if (srq == NULL)
@@ -342,14 +342,14 @@ mana_model_destroy_srq(struct ibv_srq *ibsrq)
 	struct mm_srq *srq;
 
 	if (ibsrq == NULL)
-		return EINVAL;
+		return -EINVAL;
 	srq = (struct mm_srq *)(void *)ibsrq;
 	m = srq->ctx->m;
 	pthread_mutex_lock(&m->lock);
 	if (srq->users != 0) {
 		mm_error(m, MM_LOG_INFO, "destroy_srq: used by %u QPs", srq->users);
 		pthread_mutex_unlock(&m->lock);
-		return EBUSY;
+		return -EBUSY;
 	}
 	srq->pd->users--;
 	if (srq->xrc_cq != NULL)

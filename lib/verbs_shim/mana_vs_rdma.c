@@ -6,8 +6,9 @@
  * The rdma-core 44 backend: the only file of the project that calls
  * libibverbs and libmana. Each function is the verb of the same name, with
  * rdma-core's mixed return conventions folded into the shim's single one
- * (constructors NULL + errno, everything else 0 or a positive errno value;
- * device-contract.md sections 7.1 and 8).
+ * (constructors NULL + errno, everything else 0 or a negative errno value;
+ * device-contract.md sections 7.1 and 8). Reached only through the const
+ * table at the end of the file.
  */
 
 #include <dirent.h>
@@ -22,7 +23,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "mana_vs_rdma.h"
+#include "mana_vs_backend.h"
 
 #define MANA_PCI_VENDOR_ID	0x1414	/* Microsoft */
 
@@ -33,14 +34,14 @@
 static int
 rdma_errno(int rc)
 {
-	return rc < 0 ? -rc : rc;
+	return rc > 0 ? -rc : rc;
 }
 
 /* For verbs that report failure as -1 with errno set. */
 static int
 rdma_last_errno(void)
 {
-	return errno != 0 ? errno : EIO;
+	return errno != 0 ? -errno : -EIO;
 }
 
 /* Read a small sysfs attribute into buf (NUL-terminated, newline cut). */
@@ -52,10 +53,10 @@ rdma_read_sysfs(const char *path, char *buf, size_t len)
 
 	f = fopen(path, "re");
 	if (f == NULL)
-		return errno;
+		return -errno;
 	if (fgets(buf, (int)len, f) == NULL) {
 		fclose(f);
-		return EIO;
+		return -EIO;
 	}
 	fclose(f);
 	nl = strchr(buf, '\n');
@@ -70,7 +71,7 @@ rdma_set_nonblock(int fd)
 	int flags = fcntl(fd, F_GETFL);
 
 	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
-		return errno;
+		return -errno;
 	return 0;
 }
 
@@ -79,8 +80,8 @@ rdma_set_nonblock(int fd)
 /* Stands for ibv_get_device_list() when there is no RDMA subsystem. */
 static struct ibv_device *rdma_no_devices[1];
 
-struct ibv_device **
-mana_vs_rdma_get_device_list(int *num_devices)
+static struct ibv_device **
+rdma_get_device_list(int *num_devices)
 {
 	struct ibv_device **list;
 	int n = 0;
@@ -99,15 +100,15 @@ mana_vs_rdma_get_device_list(int *num_devices)
 	return list;
 }
 
-void
-mana_vs_rdma_free_device_list(struct ibv_device **list)
+static void
+rdma_free_device_list(struct ibv_device **list)
 {
 	if (list != rdma_no_devices)
 		ibv_free_device_list(list);
 }
 
-bool
-mana_vs_rdma_is_mana(const struct ibv_device *dev)
+static bool
+rdma_is_mana(const struct ibv_device *dev)
 {
 	char path[PATH_MAX];
 	char buf[32];
@@ -120,21 +121,21 @@ mana_vs_rdma_is_mana(const struct ibv_device *dev)
 	return strtoul(buf, NULL, 16) == MANA_PCI_VENDOR_ID;
 }
 
-const char *
-mana_vs_rdma_device_name(const struct ibv_device *dev)
+static const char *
+rdma_device_name(const struct ibv_device *dev)
 {
 	/* ibv_get_device_name() takes a non-const pointer but only reads. */
 	return ibv_get_device_name((struct ibv_device *)(uintptr_t)dev);
 }
 
-const char *
-mana_vs_rdma_ibdev_path(const struct ibv_device *dev)
+static const char *
+rdma_ibdev_path(const struct ibv_device *dev)
 {
 	return dev->ibdev_path;
 }
 
-struct ibv_context *
-mana_vs_rdma_open_device(struct ibv_device *dev)
+static struct ibv_context *
+rdma_open_device(struct ibv_device *dev)
 {
 	struct ibv_context *ctx;
 	int rc;
@@ -146,9 +147,9 @@ mana_vs_rdma_open_device(struct ibv_device *dev)
 	rc = rdma_set_nonblock(ctx->async_fd);
 	if (rc != 0) {
 		mana_vs_log(MANA_VS_LOG_ERR, "%s: cannot make async_fd non-blocking: %s",
-			    ibv_get_device_name(dev), strerror(rc));
+			    ibv_get_device_name(dev), strerror(-rc));
 		ibv_close_device(ctx);
-		errno = rc;
+		errno = -rc;
 		return NULL;
 	}
 	/* Names the backend in the log: tests and users can tell hardware from the model. */
@@ -157,28 +158,28 @@ mana_vs_rdma_open_device(struct ibv_device *dev)
 	return ctx;
 }
 
-int
-mana_vs_rdma_close_device(struct ibv_context *ctx)
+static int
+rdma_close_device(struct ibv_context *ctx)
 {
 	return rdma_errno(ibv_close_device(ctx));
 }
 
-int
-mana_vs_rdma_query_device_ex(struct ibv_context *ctx,
+static int
+rdma_query_device_ex(struct ibv_context *ctx,
 			     const struct ibv_query_device_ex_input *input,
 			     struct ibv_device_attr_ex *attr)
 {
 	return rdma_errno(ibv_query_device_ex(ctx, input, attr));
 }
 
-int
-mana_vs_rdma_query_port(struct ibv_context *ctx, uint8_t port, struct ibv_port_attr *attr)
+static int
+rdma_query_port(struct ibv_context *ctx, uint8_t port, struct ibv_port_attr *attr)
 {
 	return rdma_errno(ibv_query_port(ctx, port, attr));
 }
 
-int
-mana_vs_rdma_get_async_event(struct ibv_context *ctx, struct ibv_async_event *event)
+static int
+rdma_get_async_event(struct ibv_context *ctx, struct ibv_async_event *event)
 {
 	errno = 0;
 	if (ibv_get_async_event(ctx, event) != 0)
@@ -186,8 +187,8 @@ mana_vs_rdma_get_async_event(struct ibv_context *ctx, struct ibv_async_event *ev
 	return 0;
 }
 
-void
-mana_vs_rdma_ack_async_event(struct ibv_async_event *event)
+static void
+rdma_ack_async_event(struct ibv_async_event *event)
 {
 	ibv_ack_async_event(event);
 }
@@ -199,13 +200,13 @@ rdma_port_netdev(const char *ibdev_path, uint8_t port, char ifname[IF_NAMESIZE])
 	char dir[PATH_MAX], path[PATH_MAX + 2 * NAME_MAX], buf[32];
 	struct dirent *e;
 	DIR *d;
-	int rc = ENODEV;
+	int rc = -ENODEV;
 
 	if (snprintf(dir, sizeof(dir), "%s/device/net", ibdev_path) >= (int)sizeof(dir))
-		return ENAMETOOLONG;
+		return -ENAMETOOLONG;
 	d = opendir(dir);
 	if (d == NULL)
-		return ENODEV;
+		return -ENODEV;
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.' || strlen(e->d_name) >= IF_NAMESIZE)
 			continue;
@@ -222,19 +223,19 @@ rdma_port_netdev(const char *ibdev_path, uint8_t port, char ifname[IF_NAMESIZE])
 	return rc;
 }
 
-int
-mana_vs_rdma_set_port_mtu(struct ibv_context *ctx, uint8_t port, uint32_t mtu)
+static int
+rdma_set_port_mtu(struct ibv_context *ctx, uint8_t port, uint32_t mtu)
 {
 	char ifname[IF_NAMESIZE];
 	struct ifreq ifr;
 	int fd, rc;
 
 	if (port == 0 || mtu > INT_MAX)
-		return EINVAL;
+		return -EINVAL;
 	rc = rdma_port_netdev(ctx->device->ibdev_path, port, ifname);
 	if (rc != 0) {
 		mana_vs_log(MANA_VS_LOG_ERR, "%s: no netdev for IB port %u: %s",
-			    ibv_get_device_name(ctx->device), port, strerror(rc));
+			    ibv_get_device_name(ctx->device), port, strerror(-rc));
 		return rc;
 	}
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -247,47 +248,47 @@ mana_vs_rdma_set_port_mtu(struct ibv_context *ctx, uint8_t port, uint32_t mtu)
 	close(fd);
 	if (rc != 0)
 		mana_vs_log(MANA_VS_LOG_ERR, "%s: MTU %u refused: %s",
-			    ifname, mtu, strerror(rc));
+			    ifname, mtu, strerror(-rc));
 	return rc;
 }
 
 /* ---- PD, MR -------------------------------------------------------- */
 
-struct ibv_pd *
-mana_vs_rdma_alloc_pd(struct ibv_context *ctx)
+static struct ibv_pd *
+rdma_alloc_pd(struct ibv_context *ctx)
 {
 	return ibv_alloc_pd(ctx);
 }
 
-struct ibv_pd *
-mana_vs_rdma_alloc_parent_domain(struct ibv_context *ctx,
+static struct ibv_pd *
+rdma_alloc_parent_domain(struct ibv_context *ctx,
 				 struct ibv_parent_domain_init_attr *attr)
 {
 	return ibv_alloc_parent_domain(ctx, attr);
 }
 
-int
-mana_vs_rdma_dealloc_pd(struct ibv_pd *pd)
+static int
+rdma_dealloc_pd(struct ibv_pd *pd)
 {
 	return rdma_errno(ibv_dealloc_pd(pd));
 }
 
-struct ibv_mr *
-mana_vs_rdma_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
+static struct ibv_mr *
+rdma_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 {
 	return ibv_reg_mr(pd, addr, length, access);
 }
 
-int
-mana_vs_rdma_dereg_mr(struct ibv_mr *mr)
+static int
+rdma_dereg_mr(struct ibv_mr *mr)
 {
 	return rdma_errno(ibv_dereg_mr(mr));
 }
 
 /* ---- CQ and completion channel ------------------------------------- */
 
-struct ibv_comp_channel *
-mana_vs_rdma_create_comp_channel(struct ibv_context *ctx)
+static struct ibv_comp_channel *
+rdma_create_comp_channel(struct ibv_context *ctx)
 {
 	struct ibv_comp_channel *ch;
 	int rc;
@@ -299,96 +300,96 @@ mana_vs_rdma_create_comp_channel(struct ibv_context *ctx)
 	rc = rdma_set_nonblock(ch->fd);
 	if (rc != 0) {
 		ibv_destroy_comp_channel(ch);
-		errno = rc;
+		errno = -rc;
 		return NULL;
 	}
 	return ch;
 }
 
-int
-mana_vs_rdma_destroy_comp_channel(struct ibv_comp_channel *channel)
+static int
+rdma_destroy_comp_channel(struct ibv_comp_channel *channel)
 {
 	return rdma_errno(ibv_destroy_comp_channel(channel));
 }
 
-struct ibv_cq *
-mana_vs_rdma_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
+static struct ibv_cq *
+rdma_create_cq(struct ibv_context *ctx, int cqe, void *cq_context,
 		       struct ibv_comp_channel *channel, int comp_vector)
 {
 	return ibv_create_cq(ctx, cqe, cq_context, channel, comp_vector);
 }
 
-int
-mana_vs_rdma_destroy_cq(struct ibv_cq *cq)
+static int
+rdma_destroy_cq(struct ibv_cq *cq)
 {
 	return rdma_errno(ibv_destroy_cq(cq));
 }
 
-int
-mana_vs_rdma_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
+static int
+rdma_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
 			  void **cq_context)
 {
 	errno = 0;
 	if (ibv_get_cq_event(channel, cq, cq_context) != 0)
-		return rdma_last_errno();	/* EAGAIN: nothing pending */
+		return rdma_last_errno();	/* -EAGAIN: nothing pending */
 	return 0;
 }
 
-void
-mana_vs_rdma_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
+static void
+rdma_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
 {
 	ibv_ack_cq_events(cq, nevents);
 }
 
 /* ---- WQ, indirection table, QP ------------------------------------- */
 
-struct ibv_wq *
-mana_vs_rdma_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr)
+static struct ibv_wq *
+rdma_create_wq(struct ibv_context *ctx, struct ibv_wq_init_attr *attr)
 {
 	return ibv_create_wq(ctx, attr);
 }
 
-int
-mana_vs_rdma_destroy_wq(struct ibv_wq *wq)
+static int
+rdma_destroy_wq(struct ibv_wq *wq)
 {
 	return rdma_errno(ibv_destroy_wq(wq));
 }
 
-struct ibv_rwq_ind_table *
-mana_vs_rdma_create_rwq_ind_table(struct ibv_context *ctx,
+static struct ibv_rwq_ind_table *
+rdma_create_rwq_ind_table(struct ibv_context *ctx,
 				  struct ibv_rwq_ind_table_init_attr *attr)
 {
 	return ibv_create_rwq_ind_table(ctx, attr);
 }
 
-int
-mana_vs_rdma_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table)
+static int
+rdma_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table)
 {
 	return rdma_errno(ibv_destroy_rwq_ind_table(table));
 }
 
-struct ibv_qp *
-mana_vs_rdma_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+static struct ibv_qp *
+rdma_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 {
 	return ibv_create_qp(pd, attr);
 }
 
-struct ibv_qp *
-mana_vs_rdma_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr)
+static struct ibv_qp *
+rdma_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr)
 {
 	return ibv_create_qp_ex(ctx, attr);
 }
 
-int
-mana_vs_rdma_destroy_qp(struct ibv_qp *qp)
+static int
+rdma_destroy_qp(struct ibv_qp *qp)
 {
 	return rdma_errno(ibv_destroy_qp(qp));
 }
 
 /* ---- SRQ (contract decision 6) ------------------------------------- */
 
-struct ibv_srq *
-mana_vs_rdma_create_xsrq(struct ibv_pd *pd, struct mana_vs_xsrq_init_attr *attr)
+static struct ibv_srq *
+rdma_create_xsrq(struct ibv_pd *pd, struct mana_vs_xsrq_init_attr *attr)
 {
 	struct ibv_srq_init_attr_ex ex;
 	struct ibv_srq *srq;
@@ -413,23 +414,73 @@ mana_vs_rdma_create_xsrq(struct ibv_pd *pd, struct mana_vs_xsrq_init_attr *attr)
 	return srq;
 }
 
-int
-mana_vs_rdma_destroy_srq(struct ibv_srq *srq)
+static int
+rdma_destroy_srq(struct ibv_srq *srq)
 {
 	return rdma_errno(ibv_destroy_srq(srq));
 }
 
 /* ---- manadv -------------------------------------------------------- */
 
-int
-mana_vs_rdma_set_context_attr(struct ibv_context *ctx, enum manadv_set_ctx_attr_type type,
+static int
+rdma_set_context_attr(struct ibv_context *ctx, enum manadv_set_ctx_attr_type type,
 			      void *attr)
 {
 	return rdma_errno(manadv_set_context_attr(ctx, type, attr));
 }
 
-int
-mana_vs_rdma_init_obj(struct manadv_obj *obj, uint64_t obj_type)
+static int
+rdma_init_obj(struct manadv_obj *obj, uint64_t obj_type)
 {
 	return rdma_errno(manadv_init_obj(obj, obj_type));
 }
+
+/*
+ * The shim hands out MANA devices only; a device the software device's
+ * backend owns never reaches this one (it is asked first).
+ */
+static bool
+rdma_owns_device(const struct ibv_device *dev)
+{
+	return rdma_is_mana(dev);
+}
+
+const struct mana_vs_backend mana_vs_rdma_backend = {
+	.name = "rdma-core",
+	.kind = MANA_VS_BACKEND_RDMA,
+	.get_device_list = rdma_get_device_list,
+	.free_device_list = rdma_free_device_list,
+	.listed = rdma_is_mana,
+	.owns_device = rdma_owns_device,
+	.device_name = rdma_device_name,
+	.ibdev_path = rdma_ibdev_path,
+	.open_device = rdma_open_device,
+	.close_device = rdma_close_device,
+	.query_device_ex = rdma_query_device_ex,
+	.query_port = rdma_query_port,
+	.get_async_event = rdma_get_async_event,
+	.ack_async_event = rdma_ack_async_event,
+	.set_port_mtu = rdma_set_port_mtu,
+	.alloc_pd = rdma_alloc_pd,
+	.alloc_parent_domain = rdma_alloc_parent_domain,
+	.dealloc_pd = rdma_dealloc_pd,
+	.reg_mr = rdma_reg_mr,
+	.dereg_mr = rdma_dereg_mr,
+	.create_comp_channel = rdma_create_comp_channel,
+	.destroy_comp_channel = rdma_destroy_comp_channel,
+	.create_cq = rdma_create_cq,
+	.destroy_cq = rdma_destroy_cq,
+	.get_cq_event = rdma_get_cq_event,
+	.ack_cq_events = rdma_ack_cq_events,
+	.create_wq = rdma_create_wq,
+	.destroy_wq = rdma_destroy_wq,
+	.create_rwq_ind_table = rdma_create_rwq_ind_table,
+	.destroy_rwq_ind_table = rdma_destroy_rwq_ind_table,
+	.create_qp = rdma_create_qp,
+	.create_qp_ex = rdma_create_qp_ex,
+	.destroy_qp = rdma_destroy_qp,
+	.create_xsrq = rdma_create_xsrq,
+	.destroy_srq = rdma_destroy_srq,
+	.set_context_attr = rdma_set_context_attr,
+	.init_obj = rdma_init_obj,
+};

@@ -14,9 +14,9 @@
 #   rdma_backend_test.sh <plugin dir> <replacement dir> <scenario>
 #
 # Scenarios:
-#   symbols            the replacement exports no default-version mana_model_*
-#                      symbol the plugin also exports (they would interpose on
-#                      the plugin's own model and bypass rdma-core), and every
+#   symbols            no name both the plugin and the replacement export (it
+#                      would interpose and bypass rdma-core), neither carries
+#                      a model of its own (both need libmana_model.so.0), and every
 #                      symbol and version the installed rdma-core exports
 #   pci_io_shared      -a <BDF>, io forwarding, hardware-like shared doorbell page
 #   pci_csum_queue     -a <BDF>, csum forwarding (IP/UDP/TCP offloads), per-object pages
@@ -76,8 +76,17 @@ run_symbols() {
 			 <(dynsyms "$lib" | awk '$2 !~ /^\(/ { print $1 }' | sort -u) | tr '\n' ' ')
 	check_str "names the plugin and the replacement both export (default version)" \
 		"$clash" ""
-	n=$(dynsyms "$lib" | grep -c '^mana_model_port_stats (MANA_MODEL_PRIVATE)$')
-	check "mana_model_port_stats@MANA_MODEL_PRIVATE (hidden) exported" "$n" -eq 1
+	# One software device per process: neither carries a copy of the model,
+	# both need the one libmana_model.so.0.
+	n=$(dynsyms "$lib" | grep -c '^mana_model_' || true)
+	check "mana_model_* symbols the replacement exports" "$n" -eq 0
+	n=$(dynsyms "$plugin" | grep -c '^mana_model_' || true)
+	check "mana_model_* symbols the plugin exports" "$n" -eq 0
+	for n in "$lib" "$plugin"; do
+		check_str "$(basename "$n") needs libmana_model.so.0" \
+			"$(objdump -p "$n" | awk '$1 == "NEEDED" && $2 == "libmana_model.so.0" { print $2 }')" \
+			"libmana_model.so.0"
+	done
 	n=$(objdump -T "$IBVM_DIR/libmana.so.1" |
 		grep -c -E ' MANA_1\.0 +manadv_(init_obj|set_context_attr)$')
 	check "libmana.so.1 manadv exports at MANA_1.0" "$n" -eq 2

@@ -20,6 +20,7 @@
 
 #include "mana_gdma.h"
 #include "mana_vs.h"
+#include "mana_model.h"
 #include "unit.h"
 
 /* ---- Recording allocator (manadv_set_context_attr) ---------------------- */

@@ -51,7 +51,7 @@ test_device_list_open_close(void)
 	/* async_fd non-blocking (contract 14 #27) */
 	CHECK(fcntl(ctx->async_fd, F_GETFL) & O_NONBLOCK);
 	/* the device cannot go while a context is open */
-	CHECK_EQ(mana_vs_model_destroy(m), EBUSY);
+	CHECK_EQ(mana_vs_model_destroy(m), -EBUSY);
 	CHECK_EQ(mana_vs_close_device(ctx), 0);
 	CHECK_EQ(mana_vs_model_destroy(m), 0);
 }
@@ -81,7 +81,7 @@ test_query_device(void)
 	memset(&in, 0, sizeof(in));
 	CHECK_EQ(mana_vs_query_device_ex(f.ctx, &in, &attr), 0);
 	in.comp_mask = 1;
-	CHECK_EQ(mana_vs_query_device_ex(f.ctx, &in, &attr), EINVAL);
+	CHECK_EQ(mana_vs_query_device_ex(f.ctx, &in, &attr), -EINVAL);
 	fx_close(&f);
 
 	fx_config(&cfg, 1);
@@ -109,8 +109,8 @@ test_query_port(void)
 	CHECK_EQ(pa.link_layer, IBV_LINK_LAYER_ETHERNET);
 	CHECK_EQ(pa.max_mtu, IBV_MTU_4096);
 	CHECK_EQ(mana_vs_query_port(f.ctx, 2, &pa), 0);
-	CHECK_EQ(mana_vs_query_port(f.ctx, 0, &pa), EINVAL);
-	CHECK_EQ(mana_vs_query_port(f.ctx, 3, &pa), EINVAL);
+	CHECK_EQ(mana_vs_query_port(f.ctx, 0, &pa), -EINVAL);
+	CHECK_EQ(mana_vs_query_port(f.ctx, 3, &pa), -EINVAL);
 	/* link down on vPort 1 (IB port 2) */
 	CHECK_EQ(mana_model_set_link(f.m, 1, false), 0);
 	CHECK_EQ(mana_vs_query_port(f.ctx, 2, &pa), 0);
@@ -126,7 +126,7 @@ test_query_port(void)
 
 		if (mana_vs_get_async_event(f.ctx, &ev) != 0)
 			break;
-		mana_vs_ack_async_event(&ev);
+		mana_vs_ack_async_event(f.ctx, &ev);
 	}
 	fx_close(&f);
 }
@@ -139,7 +139,7 @@ test_async_events(void)
 	struct fx f;
 
 	REQUIRE(fx_open(&f, 2));
-	CHECK_EQ(mana_vs_get_async_event(f.ctx, &ev), EAGAIN);
+	CHECK_EQ(mana_vs_get_async_event(f.ctx, &ev), -EAGAIN);
 	pfd.fd = f.ctx->async_fd;
 	pfd.events = POLLIN;
 	CHECK_EQ(poll(&pfd, 1, 0), 0);
@@ -149,19 +149,19 @@ test_async_events(void)
 	REQUIRE_EQ(mana_vs_get_async_event(f.ctx, &ev), 0);
 	CHECK_EQ(ev.event_type, IBV_EVENT_PORT_ERR);
 	CHECK_EQ(ev.element.port_num, 2);
-	mana_vs_ack_async_event(&ev);
-	CHECK_EQ(mana_vs_get_async_event(f.ctx, &ev), EAGAIN);
+	mana_vs_ack_async_event(f.ctx, &ev);
+	CHECK_EQ(mana_vs_get_async_event(f.ctx, &ev), -EAGAIN);
 	CHECK_EQ(mana_model_set_link(f.m, 1, true), 0);
 	REQUIRE_EQ(mana_vs_get_async_event(f.ctx, &ev), 0);
 	CHECK_EQ(ev.event_type, IBV_EVENT_PORT_ACTIVE);
 	CHECK_EQ(ev.element.port_num, 2);
-	mana_vs_ack_async_event(&ev);
-	CHECK_EQ(mana_vs_get_async_event(f.ctx, &ev), EAGAIN);
+	mana_vs_ack_async_event(f.ctx, &ev);
+	CHECK_EQ(mana_vs_get_async_event(f.ctx, &ev), -EAGAIN);
 	CHECK_EQ(mana_model_fatal(f.m), 0);
 	REQUIRE_EQ(mana_vs_get_async_event(f.ctx, &ev), 0);
 	CHECK_EQ(ev.event_type, IBV_EVENT_DEVICE_FATAL);
-	mana_vs_ack_async_event(&ev);
-	CHECK_EQ(mana_vs_get_async_event(f.ctx, &ev), EAGAIN);
+	mana_vs_ack_async_event(f.ctx, &ev);
+	CHECK_EQ(mana_vs_get_async_event(f.ctx, &ev), -EAGAIN);
 	fx_close(&f);
 }
 
@@ -173,9 +173,9 @@ test_port_mtu(void)
 	REQUIRE(fx_open(&f, 2));
 	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 1, 9000), 0);
 	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 2, 1500), 0);
-	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 1, MANA_MODEL_MAX_MTU + 1), EINVAL);
-	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 0, 1500), EINVAL);
-	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 3, 1500), EINVAL);
+	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 1, MANA_MODEL_MAX_MTU + 1), -EINVAL);
+	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 0, 1500), -EINVAL);
+	CHECK_EQ(mana_vs_set_port_mtu(f.ctx, 3, 1500), -EINVAL);
 	fx_close(&f);
 }
 

@@ -57,11 +57,11 @@ test_cq_arm_rx(void)
 	CHECK_EQ(mana_model_inject_rx(f.m, 0, test_frame, sizeof(test_frame)), 0);
 	fx_run(&f);
 	CHECK_EQ(fx_cq_drain(&q.cq[0]), 1);
-	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), EAGAIN);
+	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), -EAGAIN);
 	/* arm for the next CQE (C = count + 1) through the RWQ's page */
 	fx_cq_arm(q.dv[0].db_page, &q.cq[0]);
 	fx_run(&f);
-	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), EAGAIN);	/* nothing yet */
+	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), -EAGAIN);	/* nothing yet */
 	CHECK_EQ(mana_model_inject_rx(f.m, 0, test_frame, sizeof(test_frame)), 0);
 	CHECK_EQ(mana_model_inject_rx(f.m, 0, test_frame, sizeof(test_frame)), 0);
 	fx_run(&f);
@@ -71,13 +71,13 @@ test_cq_arm_rx(void)
 	CHECK(ecq == q.cq[0].cq);
 	CHECK(ectx == (void *)0x100);
 	/* exactly one event per arm */
-	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), EAGAIN);
+	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), -EAGAIN);
 	mana_vs_ack_cq_events(q.cq[0].cq, 1);
 	CHECK_EQ(fx_cq_drain(&q.cq[0]), 2);
 	/* another frame without a new arm: no event */
 	CHECK_EQ(mana_model_inject_rx(f.m, 0, test_frame, sizeof(test_frame)), 0);
 	fx_run(&f);
-	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), EAGAIN);
+	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), -EAGAIN);
 	/* arming behind an existing unconsumed CQE fires at once */
 	fx_cq_arm(q.dv[0].db_page, &q.cq[0]);
 	fx_run(&f);
@@ -85,7 +85,7 @@ test_cq_arm_rx(void)
 	CHECK(ecq == q.cq[0].cq);
 	mana_vs_ack_cq_events(q.cq[0].cq, 1);
 	CHECK(fx_cq_poll(&q.cq[0], &e));
-	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), EAGAIN);
+	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), -EAGAIN);
 	fx_rxq_destroy(&q);
 	CHECK_EQ(mana_vs_destroy_comp_channel(ch), 0);
 	fx_buf_fini(&b);
@@ -124,12 +124,12 @@ test_cq_arm_tx(void)
 	CHECK(ecq == q.cq.cq);
 	CHECK(ectx == (void *)0x99);
 	mana_vs_ack_cq_events(q.cq.cq, 1);
-	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), EAGAIN);
+	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), -EAGAIN);
 	CHECK_EQ(fx_cq_drain(&q.cq), 1);
 	fx_tx_write(&q, &oob, false, &sge, 1);
 	fx_tx_ring(&q);
 	fx_run(&f);
-	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), EAGAIN);
+	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), -EAGAIN);
 	CHECK_EQ(fx_cq_drain(&q.cq), 1);
 	fx_txq_destroy(&q);
 	CHECK_EQ(mana_vs_destroy_comp_channel(ch), 0);
@@ -487,7 +487,7 @@ test_shared_db_undecodable(void)
 	CHECK(strstr(mana_model_last_error(f.m), "cannot decode: f3 48 ab") != NULL);
 	REQUIRE_EQ(mana_vs_get_async_event(f.ctx, &ev), 0);
 	CHECK_EQ(ev.event_type, IBV_EVENT_DEVICE_FATAL);
-	mana_vs_ack_async_event(&ev);
+	mana_vs_ack_async_event(f.ctx, &ev);
 	fx_txq_destroy(&q);
 	fx_close(&f);
 }
@@ -509,7 +509,7 @@ test_shared_db_overflow_manual(void)
 	      NULL);
 	REQUIRE_EQ(mana_vs_get_async_event(f.ctx, &ev), 0);
 	CHECK_EQ(ev.event_type, IBV_EVENT_DEVICE_FATAL);
-	mana_vs_ack_async_event(&ev);
+	mana_vs_ack_async_event(f.ctx, &ev);
 	fx_txq_destroy(&q);
 	fx_close(&f);
 }

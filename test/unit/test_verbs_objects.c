@@ -48,13 +48,13 @@ test_pd_mr(void)
 	/* only LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ (7.1) */
 	CHECK_FAILS(mana_vs_reg_mr(pd2, buf, 4096, IBV_ACCESS_REMOTE_ATOMIC), EINVAL);
 	/* the PD cannot go while MRs use it (8) */
-	CHECK_EQ(mana_vs_dealloc_pd(pd2), EBUSY);
+	CHECK_EQ(mana_vs_dealloc_pd(pd2), -EBUSY);
 	CHECK_EQ(mana_vs_dereg_mr(mr2), 0);
-	CHECK_EQ(mana_vs_dealloc_pd(pd2), EBUSY);
+	CHECK_EQ(mana_vs_dealloc_pd(pd2), -EBUSY);
 	CHECK_EQ(mana_vs_dereg_mr(mr), 0);
 	CHECK_EQ(mana_vs_dealloc_pd(pd2), 0);
 	/* f.pd: its parent domains reference it (13 rule 4: parent domain first) */
-	CHECK_EQ(mana_vs_dealloc_pd(f.pd), EBUSY);
+	CHECK_EQ(mana_vs_dealloc_pd(f.pd), -EBUSY);
 	fx_close(&f);
 }
 
@@ -185,14 +185,14 @@ test_ind_table_errors(void)
 	t = fx_ind_new(&f, 1, r.wq);
 	REQUIRE_NOT_NULL(t);
 	CHECK(t->context == f.ctx);
-	CHECK_EQ(mana_vs_destroy_wq(r.wq[0]), EBUSY);
+	CHECK_EQ(mana_vs_destroy_wq(r.wq[0]), -EBUSY);
 	/* a WQ may sit in two tables */
 	{
 		struct ibv_rwq_ind_table *t2 = fx_ind_new(&f, 0, &r.wq[1]);
 
 		REQUIRE_NOT_NULL(t2);
 		CHECK_EQ(mana_vs_destroy_rwq_ind_table(t), 0);
-		CHECK_EQ(mana_vs_destroy_wq(r.wq[1]), EBUSY);
+		CHECK_EQ(mana_vs_destroy_wq(r.wq[1]), -EBUSY);
 		CHECK_EQ(mana_vs_destroy_rwq_ind_table(t2), 0);
 	}
 	CHECK_EQ(mana_vs_destroy_wq(shared[0]), 0);
@@ -258,7 +258,7 @@ test_rss_qp_errors(void)
 	/* the failures left nothing referenced: the table can still go */
 	qp = rss_qp(&f, f.ppd[0], t);
 	REQUIRE_NOT_NULL(qp);
-	CHECK_EQ(mana_vs_destroy_rwq_ind_table(t), EBUSY);
+	CHECK_EQ(mana_vs_destroy_rwq_ind_table(t), -EBUSY);
 	CHECK_EQ(mana_vs_destroy_qp(qp), 0);
 	CHECK_EQ(mana_vs_destroy_rwq_ind_table(t), 0);
 	CHECK_EQ(mana_vs_destroy_srq(srq), 0);
@@ -450,7 +450,7 @@ test_srq(void)
 		a.srq_type = IBV_SRQT_BASIC;
 		s2 = mana_vs_create_xsrq(pd2, &a);
 		REQUIRE_NOT_NULL(s2);
-		CHECK_EQ(mana_vs_dealloc_pd(pd2), EBUSY);
+		CHECK_EQ(mana_vs_dealloc_pd(pd2), -EBUSY);
 		CHECK_EQ(mana_vs_destroy_srq(s2), 0);
 		CHECK_EQ(mana_vs_dealloc_pd(pd2), 0);
 	}
@@ -459,7 +459,7 @@ test_srq(void)
 	qa.srq = s;
 	qp = mana_vs_create_qp(f.ppd[0], &qa);
 	REQUIRE_NOT_NULL(qp);
-	CHECK_EQ(mana_vs_destroy_srq(s), EBUSY);
+	CHECK_EQ(mana_vs_destroy_srq(s), -EBUSY);
 	CHECK_EQ(mana_vs_destroy_qp(qp), 0);
 	CHECK_EQ(mana_vs_destroy_srq(s), 0);
 	CHECK_EQ(mana_vs_destroy_srq(x), 0);

@@ -30,10 +30,9 @@ test_allocator_unset(void)
 	cq = fx_cq_new(&f, 64);
 	REQUIRE_NOT_NULL(cq);
 	/* 14 #3: unknown attribute type */
-	CHECK_EQ(mana_vs_set_context_attr(f.ctx, (enum manadv_set_ctx_attr_type)1, &a),
-		 EOPNOTSUPP);
+	CHECK_EQ(mana_vs_set_context_attr(f.ctx, (enum manadv_set_ctx_attr_type)1, &a), -EOPNOTSUPP);
 	/* model policy (8): NULL attr */
-	CHECK_EQ(mana_vs_set_context_attr(f.ctx, MANADV_CTX_ATTR_BUF_ALLOCATORS, NULL), EINVAL);
+	CHECK_EQ(mana_vs_set_context_attr(f.ctx, MANADV_CTX_ATTR_BUF_ALLOCATORS, NULL), -EINVAL);
 	/* "unset" again: NULL alloc/free pointers */
 	memset(&a, 0, sizeof(a));
 	CHECK_EQ(mana_vs_set_context_attr(f.ctx, MANADV_CTX_ATTR_BUF_ALLOCATORS, &a), 0);
@@ -60,15 +59,15 @@ test_init_obj_errors(void)
 	obj.cq.in = cq;
 	obj.cq.out = &dcq;
 	/* 14 #4: type bits outside 0x7 */
-	CHECK_EQ(mana_vs_init_obj(&obj, 8), EINVAL);
-	CHECK_EQ(mana_vs_init_obj(&obj, MANADV_OBJ_CQ | 0x10), EINVAL);
-	CHECK_EQ(mana_vs_init_obj(&obj, 1ull << 40), EINVAL);
+	CHECK_EQ(mana_vs_init_obj(&obj, 8), -EINVAL);
+	CHECK_EQ(mana_vs_init_obj(&obj, MANADV_OBJ_CQ | 0x10), -EINVAL);
+	CHECK_EQ(mana_vs_init_obj(&obj, 1ull << 40), -EINVAL);
 	/* model policy (8): NULL obj / in / out */
-	CHECK_EQ(mana_vs_init_obj(NULL, MANADV_OBJ_CQ), EINVAL);
+	CHECK_EQ(mana_vs_init_obj(NULL, MANADV_OBJ_CQ), -EINVAL);
 	obj.cq.out = NULL;
-	CHECK_EQ(mana_vs_init_obj(&obj, MANADV_OBJ_CQ), EINVAL);
+	CHECK_EQ(mana_vs_init_obj(&obj, MANADV_OBJ_CQ), -EINVAL);
 	obj.cq.out = &dcq;
-	CHECK_EQ(mana_vs_init_obj(&obj, MANADV_OBJ_CQ | MANADV_OBJ_QP), EINVAL);
+	CHECK_EQ(mana_vs_init_obj(&obj, MANADV_OBJ_CQ | MANADV_OBJ_QP), -EINVAL);
 	memset(&dcq, 0xAB, sizeof(dcq));
 	CHECK_EQ(mana_vs_init_obj(&obj, MANADV_OBJ_CQ), 0);
 	CHECK_EQ(dcq.count, 64);

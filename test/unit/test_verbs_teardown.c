@@ -75,33 +75,33 @@ test_destroy_busy(void)
 	f0 = fx_mem.frees;
 	REQUIRE(fx_open(&f, 1));
 	REQUIRE(stack_new(&f, &s));
-	CHECK_EQ(mana_vs_close_device(f.ctx), EBUSY);
-	CHECK_EQ(mana_vs_destroy_rwq_ind_table(s.t), EBUSY);	/* RSS QP on it */
-	CHECK_EQ(mana_vs_destroy_wq(s.wq[0]), EBUSY);		/* in a table */
-	CHECK_EQ(mana_vs_destroy_cq(s.rxcq[1]), EBUSY);		/* WQ on it */
-	CHECK_EQ(mana_vs_destroy_cq(s.txcq), EBUSY);		/* QP on it */
-	CHECK_EQ(mana_vs_destroy_comp_channel(s.ch), EBUSY);	/* CQs on it */
-	CHECK_EQ(mana_vs_destroy_srq(s.srq), EBUSY);		/* TX QP names it */
+	CHECK_EQ(mana_vs_close_device(f.ctx), -EBUSY);
+	CHECK_EQ(mana_vs_destroy_rwq_ind_table(s.t), -EBUSY);	/* RSS QP on it */
+	CHECK_EQ(mana_vs_destroy_wq(s.wq[0]), -EBUSY);		/* in a table */
+	CHECK_EQ(mana_vs_destroy_cq(s.rxcq[1]), -EBUSY);		/* WQ on it */
+	CHECK_EQ(mana_vs_destroy_cq(s.txcq), -EBUSY);		/* QP on it */
+	CHECK_EQ(mana_vs_destroy_comp_channel(s.ch), -EBUSY);	/* CQs on it */
+	CHECK_EQ(mana_vs_destroy_srq(s.srq), -EBUSY);		/* TX QP names it */
 
 	/* one step at a time: each refusal holds until its user goes */
 	CHECK_EQ(mana_vs_destroy_qp(s.rss), 0);
-	CHECK_EQ(mana_vs_destroy_wq(s.wq[0]), EBUSY);		/* still in the table */
+	CHECK_EQ(mana_vs_destroy_wq(s.wq[0]), -EBUSY);		/* still in the table */
 	CHECK_EQ(mana_vs_destroy_rwq_ind_table(s.t), 0);
-	CHECK_EQ(mana_vs_destroy_cq(s.rxcq[0]), EBUSY);		/* WQ still on it */
+	CHECK_EQ(mana_vs_destroy_cq(s.rxcq[0]), -EBUSY);		/* WQ still on it */
 	CHECK_EQ(mana_vs_destroy_wq(s.wq[0]), 0);
 	CHECK_EQ(mana_vs_destroy_wq(s.wq[1]), 0);
 	CHECK_EQ(mana_vs_destroy_cq(s.rxcq[0]), 0);
-	CHECK_EQ(mana_vs_destroy_comp_channel(s.ch), EBUSY);	/* rxcq[1] */
+	CHECK_EQ(mana_vs_destroy_comp_channel(s.ch), -EBUSY);	/* rxcq[1] */
 	CHECK_EQ(mana_vs_destroy_cq(s.rxcq[1]), 0);
 	CHECK_EQ(mana_vs_destroy_comp_channel(s.ch), 0);
-	CHECK_EQ(mana_vs_destroy_srq(s.srq), EBUSY);
+	CHECK_EQ(mana_vs_destroy_srq(s.srq), -EBUSY);
 	CHECK_EQ(mana_vs_destroy_qp(s.tx), 0);
 	CHECK_EQ(mana_vs_destroy_srq(s.srq), 0);
 	CHECK_EQ(mana_vs_destroy_cq(s.txcq), 0);
-	CHECK_EQ(mana_vs_close_device(f.ctx), EBUSY);		/* MR, PDs */
+	CHECK_EQ(mana_vs_close_device(f.ctx), -EBUSY);		/* MR, PDs */
 	CHECK_EQ(mana_vs_dereg_mr(s.mr), 0);
 	free(s.mem);
-	CHECK_EQ(mana_vs_close_device(f.ctx), EBUSY);		/* PDs */
+	CHECK_EQ(mana_vs_close_device(f.ctx), -EBUSY);		/* PDs */
 	fx_close(&f);
 	/* every ring buffer came back */
 	CHECK_EQ(fx_mem.allocs - a0, fx_mem.frees - f0);

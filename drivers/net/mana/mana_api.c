@@ -326,7 +326,7 @@ rte_pmd_mana_model_link_set(uint16_t port_id, bool up)
 	int err;
 	struct mana_model *m = api_model(port_id, &vport, &err);
 
-	return m == NULL ? err : mana_model_set_link(m, vport, up);
+	return m == NULL ? err : mana_vs_model_api()->set_link(m, vport, up);
 }
 
 int
@@ -336,7 +336,7 @@ rte_pmd_mana_model_inject_tx_error(uint16_t port_id, uint32_t cqe_type, uint32_t
 	int err;
 	struct mana_model *m = api_model(port_id, &vport, &err);
 
-	return m == NULL ? err : mana_model_inject_tx_error(m, vport, cqe_type, n);
+	return m == NULL ? err : mana_vs_model_api()->inject_tx_error(m, vport, cqe_type, n);
 }
 
 int
@@ -346,7 +346,7 @@ rte_pmd_mana_model_drop_next(uint16_t port_id, uint32_t n)
 	int err;
 	struct mana_model *m = api_model(port_id, &vport, &err);
 
-	return m == NULL ? err : mana_model_drop_next(m, vport, n);
+	return m == NULL ? err : mana_vs_model_api()->drop_next(m, vport, n);
 }
 
 int
@@ -356,7 +356,7 @@ rte_pmd_mana_model_inject_rx(uint16_t port_id, const void *frame, uint32_t len)
 	int err;
 	struct mana_model *m = api_model(port_id, &vport, &err);
 
-	return m == NULL ? err : mana_model_inject_rx(m, vport, frame, len);
+	return m == NULL ? err : mana_vs_model_api()->inject_rx(m, vport, frame, len);
 }
 
 int
@@ -366,7 +366,7 @@ rte_pmd_mana_model_gen_set(uint16_t port_id, uint64_t rate_pps, uint32_t flows)
 	int err;
 	struct mana_model *m = api_model(port_id, &vport, &err);
 
-	return m == NULL ? err : mana_model_gen_set(m, vport, rate_pps, flows);
+	return m == NULL ? err : mana_vs_model_api()->gen_set(m, vport, rate_pps, flows);
 }
 
 #define MODEL_CTR(f)	{ #f, offsetof(struct mana_model_port_stats, f) }
@@ -400,7 +400,7 @@ rte_pmd_mana_model_counters_get(uint16_t port_id, struct rte_pmd_mana_counter *c
 		return err;
 	if (c == NULL && max != 0)
 		return -EINVAL;
-	err = mana_model_port_stats(m, vport, &st);
+	err = mana_vs_model_api()->port_stats(m, vport, &st);
 	if (err != 0)
 		return err;
 	for (i = 0; i < RTE_DIM(model_counters) && i < max; i++) {
@@ -422,6 +422,6 @@ rte_pmd_mana_model_last_error(uint16_t port_id, char *buf, unsigned int size)
 		return err;
 	if (buf == NULL || size == 0)
 		return -EINVAL;
-	strlcpy(buf, mana_model_last_error(m), size);
+	strlcpy(buf, mana_vs_model_api()->last_error(m), size);
 	return 0;
 }

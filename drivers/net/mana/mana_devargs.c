@@ -123,11 +123,17 @@ parse_mac(const char *val, struct mana_devargs *da, const char **why)
 static int
 parse_wire(const char *val, struct mana_devargs *da, const char **why)
 {
+	const struct mana_vs_model_api *api = mana_vs_model_api();
+
 	if (da->nwire >= MANA_MODEL_MAX_PORTS) {
 		*why = "given more than 8 times";
 		return -EINVAL;
 	}
-	if (mana_model_parse_wire(val, &da->wire[da->nwire], why) != 0)
+	if (api == NULL) {
+		*why = "this build has no software device (-Dmodel=false)";
+		return -ENOTSUP;
+	}
+	if (api->parse_wire(val, &da->wire[da->nwire], why) != 0)
 		return -EINVAL;
 	da->nwire++;
 	return 0;
@@ -300,14 +306,20 @@ int
 mana_devargs_model_config(const struct mana_devargs *da, const char *name, int numa_node,
 			  struct mana_model_config *cfg)
 {
+	const struct mana_vs_model_api *api = mana_vs_model_api();
 	unsigned int i, nports;
 
+	if (api == NULL) {
+		PMD_INIT_LOG(ERR, "model %s: this build of net_mana has no software device "
+			     "(-Dmodel=false)", name);
+		return -ENOTSUP;
+	}
 	if (strlen(name) >= sizeof(cfg->name)) {
 		PMD_INIT_LOG(ERR, "model name '%s' longer than %zu chars", name,
 			     sizeof(cfg->name) - 1);
 		return -EINVAL;
 	}
-	mana_model_config_init(cfg, name);
+	api->config_init(cfg, name);
 	nports = da->nports;
 	if (nports == 0)
 		nports = RTE_MAX(1u, RTE_MAX(da->nmac, da->nwire));

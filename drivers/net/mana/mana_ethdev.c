@@ -80,7 +80,7 @@ mana_set_buf_allocator(struct mana_priv *priv, int socket)
 
 	if (ret != 0)
 		PMD_DRV_LOG(ERR, "port %u: manadv_set_context_attr: %s", priv->port_id,
-			    strerror(ret));
+			    strerror(-ret));
 	return ret;
 }
 
@@ -261,8 +261,8 @@ mana_dev_start(struct rte_eth_dev *dev)
 		ret = mana_vs_set_port_mtu(priv->ctx, priv->ib_port, dev->data->mtu);
 		if (ret != 0) {
 			PMD_DRV_LOG(ERR, "port %u: setting MTU %u: %s", priv->port_id,
-				    dev->data->mtu, strerror(ret));
-			return -ret;
+				    dev->data->mtu, strerror(-ret));
+			return ret;
 		}
 		priv->mtu_applied = dev->data->mtu;
 	}
@@ -334,8 +334,8 @@ mana_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 		return ret;
 	ret = mana_vs_set_port_mtu(priv->ctx, priv->ib_port, mtu);
 	if (ret != 0) {
-		PMD_DRV_LOG(ERR, "port %u: setting MTU %u: %s", priv->port_id, mtu, strerror(ret));
-		return -ret;
+		PMD_DRV_LOG(ERR, "port %u: setting MTU %u: %s", priv->port_id, mtu, strerror(-ret));
+		return ret;
 	}
 	priv->mtu_applied = mtu;
 	return 0;
@@ -373,7 +373,7 @@ mana_shared_put(struct mana_shared *sh)
 	if (sh->own_model != NULL) {
 		ret = mana_vs_model_destroy(sh->own_model);
 		if (ret != 0)
-			PMD_INIT_LOG(ERR, "destroying the software device: %s", strerror(abs(ret)));
+			PMD_INIT_LOG(ERR, "destroying the software device: %s", strerror(-ret));
 	}
 	rte_free(sh);
 }
@@ -389,14 +389,14 @@ mana_port_release(struct mana_priv *priv)
 	if (priv->pd != NULL) {
 		ret = mana_vs_dealloc_pd(priv->pd);
 		if (ret != 0)
-			PMD_INIT_LOG(ERR, "port %u: dealloc PD: %s", priv->port_id, strerror(ret));
+			PMD_INIT_LOG(ERR, "port %u: dealloc PD: %s", priv->port_id, strerror(-ret));
 	}
 	priv->pd = NULL;
 	if (priv->ctx != NULL) {
 		ret = mana_vs_close_device(priv->ctx);
 		if (ret != 0)
 			PMD_INIT_LOG(ERR, "port %u: close device: %s", priv->port_id,
-				     strerror(ret));
+				     strerror(-ret));
 	}
 	priv->ctx = NULL;
 	mana_shared_put(priv->shared);
@@ -487,8 +487,8 @@ mana_port_limits(struct mana_priv *priv)
 	memset(&attr, 0, sizeof(attr));
 	ret = mana_vs_query_device_ex(priv->ctx, NULL, &attr);
 	if (ret != 0) {
-		PMD_INIT_LOG(ERR, "query_device: %s", strerror(ret));
-		return -ret;
+		PMD_INIT_LOG(ERR, "query_device: %s", strerror(-ret));
+		return ret;
 	}
 	/* rdma-core 44 refuses more than 256 entries whatever the kernel says (contract 12 #7). */
 	desc = RTE_MIN((uint32_t)attr.orig_attr.max_qp_wr, (uint32_t)attr.orig_attr.max_cqe);
@@ -670,9 +670,9 @@ mana_device_ports(struct ibv_device *ibdev, struct ibv_context **ctx_out)
 	memset(&attr, 0, sizeof(attr));
 	ret = mana_vs_query_device_ex(ctx, NULL, &attr);
 	if (ret != 0) {
-		PMD_INIT_LOG(ERR, "query %s: %s", mana_vs_device_name(ibdev), strerror(ret));
+		PMD_INIT_LOG(ERR, "query %s: %s", mana_vs_device_name(ibdev), strerror(-ret));
 		mana_vs_close_device(ctx);
-		return -ret;
+		return ret;
 	}
 	if (attr.orig_attr.vendor_part_id != 0 &&
 	    (attr.orig_attr.vendor_part_id != 2 || attr.raw_packet_caps == 0)) {
@@ -708,7 +708,7 @@ mana_probe_ports(struct rte_device *rdev, struct ibv_device *ibdev,
 	mana_vs_close_device(ctx);
 	for (p = 1; p <= nports && p <= MANA_MAX_PORTS; p++) {
 		if (!sysfs_macs && m != NULL)
-			ret = mana_model_get_mac(m, p - 1, mac.addr_bytes);
+			ret = mana_vs_model_api()->get_mac(m, p - 1, mac.addr_bytes);
 		else
 			ret = mana_sysfs_port_mac(ibdev, p, &mac);
 		if (ret != 0) {

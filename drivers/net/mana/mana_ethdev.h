@@ -16,6 +16,7 @@
 
 #include "mana_compat.h"
 #include "mana_vs.h"
+#include "mana_model.h"
 #include "mana_gdma.h"
 
 /* Limits (device-contract.md rule 5, section 6). */

@@ -99,7 +99,7 @@ mana_async_intr_handler(void *arg)
 
 	RTE_PER_LCORE(mana_intr_closed) = NULL;
 	while (mana_vs_get_async_event(priv->ctx, &ev) == 0) {
-		mana_vs_ack_async_event(&ev);
+		mana_vs_ack_async_event(priv->ctx, &ev);
 		mana_async_event(dev, &ev);
 		if (RTE_PER_LCORE(mana_intr_closed) == dev)
 			return;

@@ -130,8 +130,8 @@ mp_primary_handle(const struct rte_mp_msg *msg, const void *peer)
 		if (priv->model == NULL)
 			res->result = -ENOTSUP;
 		else
-			res->result = mana_model_port_stats(priv->model, priv->ib_port - 1,
-							    &res->u.stats);
+			res->result = mana_vs_model_api()->port_stats(priv->model,
+								      priv->ib_port - 1, &res->u.stats);
 		break;
 	default:
 		PMD_DRV_LOG(ERR, "port %u: unknown IPC request %u", req->port_id, req->type);

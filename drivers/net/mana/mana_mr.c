@@ -288,7 +288,7 @@ mana_mr_release_all(struct mana_priv *priv)
 
 		if (ret != 0)
 			PMD_DRV_LOG(ERR, "port %u: dereg_mr failed: %s", priv->port_id,
-				    strerror(ret));
+				    strerror(-ret));
 	}
 	__atomic_store_n(&t->n, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->gen, t->gen + 1, __ATOMIC_RELEASE);

@@ -359,7 +359,7 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mana_pci, "mac=<xx:xx:xx:xx:xx:xx> tx_cqe_supp
 static struct mana_model *mana_pci_model;
 
 static int
-mana_model_pci_root(char *root, size_t size)
+mana_pci_model_sysfs_root(char *root, size_t size)
 {
 	static const char suffix[] = "/bus/pci/devices";
 	const char *env = getenv("MANA_MODEL_SYSFS");
@@ -407,7 +407,7 @@ RTE_INIT(mana_model_pci_init)
 	if (mana_devargs_model_config(&da, name, -1, &cfg) != 0)
 		return;
 	snprintf(cfg.pci_bdf, sizeof(cfg.pci_bdf), "%.12s", bdf);
-	if (mana_model_pci_root(cfg.sysfs_root, sizeof(cfg.sysfs_root)) != 0) {
+	if (mana_pci_model_sysfs_root(cfg.sysfs_root, sizeof(cfg.sysfs_root)) != 0) {
 		PMD_INIT_LOG(ERR, "MANA_MODEL_PCI needs SYSFS_PCI_DEVICES=<root>/bus/pci/devices "
 			     "or MANA_MODEL_SYSFS=<root>");
 		return;

@@ -198,14 +198,14 @@ mana_rss_destroy(struct mana_priv *priv)
 		ret = mana_vs_destroy_qp(priv->rss_qp);
 		if (ret != 0)
 			PMD_DRV_LOG(ERR, "port %u: destroy RSS QP: %s", priv->port_id,
-				    strerror(abs(ret)));
+				    strerror(-ret));
 		priv->rss_qp = NULL;
 	}
 	if (priv->ind_table != NULL) {
 		ret = mana_vs_destroy_rwq_ind_table(priv->ind_table);
 		if (ret != 0)
 			PMD_DRV_LOG(ERR, "port %u: destroy indirection table: %s",
-				    priv->port_id, strerror(ret));
+				    priv->port_id, strerror(-ret));
 		priv->ind_table = NULL;
 	}
 }

@@ -755,8 +755,8 @@ mana_rxq_start(struct mana_rxq *rxq)
 
 	ret = mana_vs_init_obj(&obj, MANADV_OBJ_CQ | MANADV_OBJ_RWQ);
 	if (ret != 0) {
-		PMD_DRV_LOG(ERR, "RX queue %u: manadv_init_obj: %s", rxq->queue_id, strerror(ret));
-		return -ret;
+		PMD_DRV_LOG(ERR, "RX queue %u: manadv_init_obj: %s", rxq->queue_id, strerror(-ret));
+		return ret;
 	}
 	if (dv_cq.count != rxq->nb_desc || !rte_is_power_of_2(dv_wq.size) ||
 	    dv_wq.size < (uint32_t)rxq->nb_desc * GDMA_WQE_BU_SIZE || dv_wq.db_page == NULL) {
@@ -800,21 +800,21 @@ mana_rxq_stop(struct mana_rxq *rxq)
 		ret = mana_vs_destroy_wq(rxq->wq);
 		if (ret != 0)
 			PMD_DRV_LOG(ERR, "RX queue %u: destroy WQ: %s", rxq->queue_id,
-				    strerror(ret));
+				    strerror(-ret));
 		rxq->wq = NULL;
 	}
 	if (rxq->cq != NULL) {
 		ret = mana_vs_destroy_cq(rxq->cq);
 		if (ret != 0)
 			PMD_DRV_LOG(ERR, "RX queue %u: destroy CQ: %s", rxq->queue_id,
-				    strerror(abs(ret)));
+				    strerror(-ret));
 		rxq->cq = NULL;
 	}
 	if (rxq->channel != NULL) {
 		ret = mana_vs_destroy_comp_channel(rxq->channel);
 		if (ret != 0)
 			PMD_DRV_LOG(ERR, "RX queue %u: destroy channel: %s", rxq->queue_id,
-				    strerror(ret));
+				    strerror(-ret));
 		rxq->channel = NULL;
 	}
 	/* Drain by count: a full ring has head != tail here (contract 12 #8). */
@@ -859,8 +859,8 @@ mana_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
 	ret = mana_vs_get_cq_event(rxq->channel, &cq, &ctx);
 	if (ret == 0)
 		mana_vs_ack_cq_events(cq, 1);
-	else if (ret != EAGAIN)
-		PMD_DRV_LOG(ERR, "RX queue %u: reading CQ event: %s", qid, strerror(ret));
+	else if (ret != -EAGAIN)
+		PMD_DRV_LOG(ERR, "RX queue %u: reading CQ event: %s", qid, strerror(-ret));
 	rxq->intr_armed = false;
 	return 0;
 }

@@ -76,7 +76,7 @@ dev_counters_raw(struct mana_priv *priv, struct mana_model_port_stats *st)
 		return false;
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return mana_mp_req_dev_stats(priv, st) == 0;
-	return mana_model_port_stats(priv->model, priv->ib_port - 1, st) == 0;
+	return mana_vs_model_api()->port_stats(priv->model, priv->ib_port - 1, st) == 0;
 }
 
 /* Device counters since the last reset; false when the device has none (hardware). */

@@ -627,8 +627,8 @@ txq_map(struct mana_txq *txq)
 
 	ret = mana_vs_init_obj(&obj, MANADV_OBJ_QP | MANADV_OBJ_CQ);
 	if (ret != 0) {
-		PMD_DRV_LOG(ERR, "TX queue %u: manadv_init_obj: %s", txq->queue_id, strerror(ret));
-		return -ret;
+		PMD_DRV_LOG(ERR, "TX queue %u: manadv_init_obj: %s", txq->queue_id, strerror(-ret));
+		return ret;
 	}
 	if (dv_cq.count != txq->nb_desc || !rte_is_power_of_2(dv_qp.sq_size) ||
 	    dv_qp.sq_size < GDMA_MIN_QUEUE_SIZE || dv_qp.db_page == NULL) {
@@ -723,7 +723,7 @@ mana_txq_stop(struct mana_txq *txq)
 		ret = mana_vs_destroy_qp(txq->qp);
 		if (ret != 0)
 			PMD_DRV_LOG(ERR, "TX queue %u: destroy QP: %s", txq->queue_id,
-				    strerror(abs(ret)));
+				    strerror(-ret));
 		txq->qp = NULL;
 	}
 	/*
@@ -736,7 +736,7 @@ mana_txq_stop(struct mana_txq *txq)
 		ret = mana_vs_destroy_cq(txq->cq);
 		if (ret != 0)
 			PMD_DRV_LOG(ERR, "TX queue %u: destroy CQ: %s", txq->queue_id,
-				    strerror(abs(ret)));
+				    strerror(-ret));
 		txq->cq = NULL;
 	}
 	/* Never completed: not known to be sent, so not counted as sent. */

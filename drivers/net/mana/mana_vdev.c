@@ -80,12 +80,18 @@ static int
 mana_vdev_model(const char *vname, const struct mana_devargs *da, struct mana_shared *sh,
 		int *socket)
 {
+	const struct mana_vs_model_api *api = mana_vs_model_api();
 	const char *name = da->model[0] != '\0' ? da->model : vname;
 	struct mana_model_config cfg;
 	struct mana_model *m;
 	int ret;
 
-	m = mana_model_find(name);
+	if (api == NULL) {
+		PMD_INIT_LOG(ERR, "%s: this build of net_mana has no software device "
+			     "(-Dmodel=false): name an Azure MANA device with ibdev=<name>", vname);
+		return -ENOTSUP;
+	}
+	m = api->find(name);
 	if (m != NULL) {
 		if (da->model_keys) {
 			PMD_INIT_LOG(ERR, "%s: model '%s' exists; ports, wire, engine_cpu, "
@@ -93,7 +99,7 @@ mana_vdev_model(const char *vname, const struct mana_devargs *da, struct mana_sh
 				     vname, name);
 			return -EINVAL;
 		}
-		*socket = mana_model_config(m)->numa_node;
+		*socket = api->config(m)->numa_node;
 		return 0;
 	}
 	*socket = rte_socket_id();
