@@ -6,6 +6,9 @@
 #   build       normal build: every suite (meson test)
 #   build-asan  AddressSanitizer + UndefinedBehaviorSanitizer: suites 'unit' and
 #               'component' (the driver on the software device, EAL --no-huge)
+#   build-nomodel  -Dmodel=false, the build for Azure hardware: suite
+#               'model_less' (no software-device code in the plugin; the PCI
+#               and ibdev= paths over the replacement libibverbs of 'build')
 # then, on Debian 12, the same again in a Debian 13 root (DPDK 24.11,
 # rdma-core 56) that scripts/debian13-root.sh makes with debootstrap.
 #
@@ -78,9 +81,24 @@ if [ ${#errors[@]} -eq 0 ]; then
 	ninja -C build-asan || errors+=("build build-asan")
 fi
 
+# ---- Build without the software device ------------------------------------
+nomodel=0
+if [ ${#errors[@]} -eq 0 ] && [ ! -f .deps/no-driver ]; then
+	nomodel=1
+	nomodel_opts=(-Dmodel=false "-Ddpdk_src=${NET_MANA_DPDK_SRC:-}")
+	if [ -f build-nomodel/build.ninja ]; then
+		meson setup --reconfigure build-nomodel "${nomodel_opts[@]}" ||
+			errors+=("configure build-nomodel")
+	else
+		meson setup build-nomodel "${nomodel_opts[@]}" || errors+=("configure build-nomodel")
+	fi
+	ninja -C build-nomodel || errors+=("build build-nomodel")
+fi
+
 # ---- Tests --------------------------------------------------------------
 # A run that never starts must not leave an old log to be counted.
-rm -f build/meson-logs/testlog.json build-asan/meson-logs/testlog.json
+rm -f build/meson-logs/testlog.json build-asan/meson-logs/testlog.json \
+	build-nomodel/meson-logs/testlog.json
 
 if [ ${#errors[@]} -eq 0 ]; then
 	echo "run-tests: meson test -C build (all suites)"
@@ -90,18 +108,27 @@ if [ ${#errors[@]} -eq 0 ]; then
 	ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
 		meson test -C build-asan "${asan_suites[@]}" --print-errorlogs || true
+
+	if [ "$nomodel" = 1 ]; then
+		echo "run-tests: meson test -C build-nomodel (-Dmodel=false)"
+		NET_MANA_IBVM_DIR=$repo/build/lib/ibverbs_model \
+			meson test -C build-nomodel --print-errorlogs || true
+	fi
 fi
 
 # ---- This platform's counts ------------------------------------------------
 # "passed failed skipped" in .deps/counts-<platform>; the failures are listed.
 mkdir -p .deps
-python3 - "$plat" "${#skips[@]}" "${errors[@]}" <<'PY'
+python3 - "$plat" "${#skips[@]}" "$nomodel" "${errors[@]}" <<'PY'
 import json
 import sys
 
-plat, extra_skips, errors = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+plat, extra_skips, nomodel, errors = (sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1",
+                                      sys.argv[4:])
 runs = [("build", "build/meson-logs/testlog.json"),
         ("build-asan", "build-asan/meson-logs/testlog.json")]
+if nomodel:
+    runs.append(("build-nomodel", "build-nomodel/meson-logs/testlog.json"))
 passed = 0
 skipped = extra_skips
 failures = []

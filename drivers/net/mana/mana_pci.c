@@ -382,7 +382,7 @@ mana_pci_model_sysfs_root(char *root, size_t size)
 	return 0;
 }
 
-RTE_INIT(mana_model_pci_init)
+RTE_INIT(mana_pci_model_init)
 {
 	const char *env = getenv("MANA_MODEL_PCI");
 	struct mana_model_config cfg;
@@ -418,7 +418,7 @@ RTE_INIT(mana_model_pci_init)
 			     strerror(errno));
 }
 
-RTE_FINI(mana_model_pci_fini)
+RTE_FINI(mana_pci_model_fini)
 {
 	if (mana_pci_model != NULL && mana_vs_model_destroy(mana_pci_model) == 0)
 		mana_pci_model = NULL;
