@@ -135,9 +135,21 @@ static const struct mana_devarg_key mana_keys[] = {
 /* Scopes where the software device's settings (mana_model_settings_set) apply. */
 #define S_MODEL	(S_VDEV | S_ENV)
 
+static bool
+is_driver_key(const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(mana_keys); i++)
+		if (strcmp(key, mana_keys[i].key) == 0)
+			return true;
+	return false;
+}
+
 static void
 log_allowed_keys(const char *key, unsigned int scope)
 {
+	const char *setting;
 	char list[512] = "";
 	size_t off = 0;
 	unsigned int i;
@@ -148,10 +160,14 @@ log_allowed_keys(const char *key, unsigned int scope)
 		off += snprintf(list + off, off < sizeof(list) ? sizeof(list) - off : 0, "%s%s",
 				off == 0 ? "" : ", ", mana_keys[i].key);
 	}
-	for (i = 0; (scope & S_MODEL) != 0 && mana_model_settings_key(MANA_MODEL_SETTINGS_DEVICE,
-								   i) != NULL; i++)
-		off += snprintf(list + off, off < sizeof(list) ? sizeof(list) - off : 0, ", %s",
-				mana_model_settings_key(MANA_MODEL_SETTINGS_DEVICE, i));
+	for (i = 0; (scope & S_MODEL) != 0; i++) {
+		setting = mana_model_settings_key(MANA_MODEL_SETTINGS_DEVICE, i);
+		if (setting == NULL)
+			break;
+		if (!is_driver_key(setting))	/* mac: the driver's, handed on */
+			off += snprintf(list + off, off < sizeof(list) ? sizeof(list) - off : 0,
+					", %s", setting);
+	}
 	PMD_INIT_LOG(ERR, "devargs: unknown key '%s' (allowed here: %s)", key, list);
 }
 
