@@ -308,7 +308,7 @@ umount $ns/orig
 export SYSFS_PCI_DEVICES=$ns/sysfs/bus/pci/devices
 export LD_LIBRARY_PATH=$ibvm_dir
 export LD_PRELOAD=$preload
-export MANA_MODEL='name=mana_up0,ports=2,cpu=$ecpu,pci=$bdf,sysfs=$ns/sysfs,doorbell=memory,coalesce=$coalesce,wire0=gen:len=$len:lossless=1,wire1=gen:len=$len:lossless=1'
+export MANA_MODEL='name=mana_up0,ports=2,engine_cpu=$ecpu,pci=$bdf,sysfs=$ns/sysfs,doorbell=memory,coalesce=$coalesce,wire0=gen:len=$len:lossless=1,wire1=gen:len=$len:lossless=1'
 timeout 600 $cmd
 NS
 	unshare -m --propagation "$ns_propagation" bash "$ns/ns.sh" > "$f" 2>&1
@@ -429,7 +429,7 @@ cp $ns/peer.so $pmds/librte_net_mana_bench_peer.so
 umount $ns/orig
 export SYSFS_PCI_DEVICES=$ns/sysfs/bus/pci/devices
 export LD_LIBRARY_PATH=$ibvm_dir
-export MANA_MODEL='name=mana_up0,ports=2,cpu=$ecpu,pci=$bdf,sysfs=$ns/sysfs,doorbell=memory,coalesce=1,wire0=gen:len=64:lossless=1,wire1=gen:len=64:lossless=1'
+export MANA_MODEL='name=mana_up0,ports=2,engine_cpu=$ecpu,pci=$bdf,sysfs=$ns/sysfs,doorbell=memory,coalesce=1,wire0=gen:len=64:lossless=1,wire1=gen:len=64:lossless=1'
 timeout 120 stdbuf -oL $testpmd -l 0,$ecpu --main-lcore=$ecpu --no-huge -m 1024 \
 	--iova-mode=va --file-prefix=benchtp\$\$_distro -a $bdf --log-level=lib.eal:error -- \
 	--auto-start --forward-mode=io --nb-cores=1 --burst=32 --record-core-cycles \

@@ -9,21 +9,10 @@
  * ibv_get_device_list() call.
  *
  *   MANA_MODEL="dev[;dev...]"   dev = key=value[,key=value...]
- *     name=<ibv device name>       default mana<index>
- *     ports=1..8                   default 1
- *     pci=dddd:bb:dd.f             present a PCI function in <sysfs>/bus/pci
- *     sysfs=<dir>                  root of the device's sysfs tree (default: a temp dir)
- *     doorbell=shared|queue        one hardware-like page per context (default; every
- *                                  store reaches the device through the doorbell trap)
- *                                  or a page per queue object, or memory: the
- *                                  shared page read as memory, the last store per
- *                                  slot (lossy; for runs under valgrind, which
- *                                  cannot resume a trapped store)
- *     coalesce=0|1                 RX CQE coalescing, type 2 (default 1)
- *     part=0|2                     vendor_part_id (default 2)
- *     max_qp=N  numa=N  cpu=N      limits, NUMA node, engine thread CPU
- *     macN=xx:xx:xx:xx:xx:xx       MAC of port N (0-based)
- *     wireN=<spec>                 wire of port N, mana_model_parse_wire() syntax
+ *     the device settings of mana_model_settings_set() (one table for this and
+ *     the PMD's devargs: doc/user_guide.md, "Software device settings"), with
+ *     name= (default mana<index>), pci= and sysfs=; doorbell= defaults to
+ *     shared here, the page programs written for hardware ring
  *   MANA_MODEL_LOG=err|warning|notice|info|debug   model log level on stderr
  *   MANA_MODEL_STATS=<file>        port counters, the counters of every queue that
  *                                  ended and verb call counts, written there at
@@ -93,161 +82,20 @@ ibvm_parse_level(const char *s)
 	return (int)v;
 }
 
-static int
-ibvm_parse_uint(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoul(s, &end, 0);
-	if (*s == '\0' || *s == '-' || *end != '\0' || errno != 0 || *out > max)
-		return EINVAL;
-	return 0;
-}
-
-static int
-ibvm_parse_mac(const char *s, uint8_t mac[6])
-{
-	unsigned int b[6];
-	char tail;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &tail) != 6)
-		return EINVAL;
-	for (unsigned int i = 0; i < 6; i++) {
-		if (b[i] > 0xFF)
-			return EINVAL;
-		mac[i] = (uint8_t)b[i];
-	}
-	return 0;
-}
-
-/* Keys that carry a port index: "mac0", "wire3". Returns the index or -1. */
-static int
-ibvm_port_key(const char *key, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	unsigned long port;
-
-	if (strncmp(key, prefix, n) != 0 || key[n] == '\0')
-		return -1;
-	if (ibvm_parse_uint(key + n, MANA_MODEL_MAX_PORTS - 1, &port) != 0)
-		return -1;
-	return (int)port;
-}
-
-static int
-ibvm_set_string(char *dst, size_t size, const char *val)
-{
-	if (strlen(val) >= size)
-		return EINVAL;
-	memcpy(dst, val, strlen(val) + 1);
-	return 0;
-}
-
-static int
-ibvm_parse_flag(const char *val, bool *out)
-{
-	if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
-		return EINVAL;
-	*out = val[0] == '1';
-	return 0;
-}
-
-/* One key=value of a device; 0 or EINVAL with *why set. */
-static int
-ibvm_parse_kv(struct mana_model_config *cfg, const char *key, const char *val,
-	      const char **why)
-{
-	unsigned long v;
-	int port;
-
-	*why = "unknown key";
-	if (strcmp(key, "name") == 0) {
-		*why = "name too long";
-		return ibvm_set_string(cfg->name, sizeof(cfg->name), val);
-	}
-	if (strcmp(key, "pci") == 0) {
-		*why = "pci wants dddd:bb:dd.f";
-		if (strlen(val) != 12 || val[4] != ':' || val[7] != ':' || val[10] != '.')
-			return EINVAL;
-		return ibvm_set_string(cfg->pci_bdf, sizeof(cfg->pci_bdf), val);
-	}
-	if (strcmp(key, "sysfs") == 0) {
-		*why = "sysfs path too long";
-		return ibvm_set_string(cfg->sysfs_root, sizeof(cfg->sysfs_root), val);
-	}
-	if (strcmp(key, "doorbell") == 0) {
-		*why = "doorbell wants shared, queue or memory";
-		if (strcmp(val, "queue") != 0 && strcmp(val, "shared") != 0 &&
-		    strcmp(val, "memory") != 0)
-			return EINVAL;
-		cfg->shared_doorbell = strcmp(val, "queue") != 0;
-		cfg->doorbell_untrapped = strcmp(val, "memory") == 0;
-		return 0;
-	}
-	if (strcmp(key, "coalesce") == 0) {
-		*why = "coalesce wants 0 or 1";
-		return ibvm_parse_flag(val, &cfg->rx_coalesce);
-	}
-	if (strcmp(key, "ports") == 0) {
-		*why = "ports wants 1..8";
-		if (ibvm_parse_uint(val, MANA_MODEL_MAX_PORTS, &v) != 0 || v == 0)
-			return EINVAL;
-		cfg->nports = (uint8_t)v;
-		return 0;
-	}
-	if (strcmp(key, "part") == 0) {
-		*why = "part wants 0 or 2";
-		if (ibvm_parse_uint(val, 2, &v) != 0 || v == 1)
-			return EINVAL;
-		cfg->vendor_part_id = (uint16_t)v;
-		return 0;
-	}
-	if (strcmp(key, "max_qp") == 0) {
-		*why = "max_qp wants 1..65535";
-		if (ibvm_parse_uint(val, 65535, &v) != 0 || v == 0)
-			return EINVAL;
-		cfg->max_qp = (uint32_t)v;
-		return 0;
-	}
-	if (strcmp(key, "numa") == 0 || strcmp(key, "cpu") == 0) {
-		*why = "numa/cpu wants a number";
-		if (ibvm_parse_uint(val, 4095, &v) != 0)
-			return EINVAL;
-		if (key[0] == 'n')
-			cfg->numa_node = (int)v;
-		else
-			cfg->engine_cpu = (int)v;
-		return 0;
-	}
-	port = ibvm_port_key(key, "mac");
-	if (port >= 0) {
-		*why = "mac wants xx:xx:xx:xx:xx:xx";
-		if (ibvm_parse_mac(val, cfg->mac[port]) != 0)
-			return EINVAL;
-		cfg->mac_set[port] = true;
-		return 0;
-	}
-	port = ibvm_port_key(key, "wire");
-	if (port >= 0)
-		return mana_model_parse_wire(val, &cfg->wire[port], why) == 0 ? 0 : EINVAL;
-	return EINVAL;
-}
-
-/* Parse one device (modified in place) and create it. */
+/* Parse one device (modified in place; keys: mana_model_settings_set) and create it. */
 static int
 ibvm_create_one(char *spec, unsigned int index)
 {
-	struct mana_model_config cfg;
+	struct mana_model_settings st;
+	struct mana_model_config *cfg = &st.cfg;
 	struct mana_model *m;
 	char name[16], *save = NULL;
-	const char *why;
 
 	snprintf(name, sizeof(name), "mana%u", index);
-	mana_model_config_init(&cfg, name);
+	mana_model_settings_init(&st, name, MANA_MODEL_SETTINGS_DEVICE |
+				 MANA_MODEL_SETTINGS_IDENTITY, "MANA_MODEL");
 	/* Programs written for hardware ring every queue on one page: shared by default. */
-	cfg.shared_doorbell = true;
+	cfg->shared_doorbell = true;
 	for (char *kv = strtok_r(spec, ",", &save); kv != NULL; kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
 
@@ -256,24 +104,30 @@ ibvm_create_one(char *spec, unsigned int index)
 			return EINVAL;
 		}
 		*eq = '\0';
-		if (ibvm_parse_kv(&cfg, kv, eq + 1, &why) != 0) {
-			ibvm_log(3, "MANA_MODEL device %u: %s=%s: %s", index, kv, eq + 1, why);
+		if (mana_model_settings_set(&st, kv, eq + 1) != 0) {
+			ibvm_log(3, "MANA_MODEL device %u: %s", index, st.msg);
 			return EINVAL;
 		}
+		if (st.msg[0] != '\0')
+			ibvm_log(4, "%s", st.msg);
+	}
+	if (mana_model_settings_finish(&st) != 0) {
+		ibvm_log(3, "MANA_MODEL device %u: %s", index, st.msg);
+		return EINVAL;
 	}
 	if (index >= IBVM_MAX_DEVICES) {
 		ibvm_log(3, "MANA_MODEL: more than %u devices", IBVM_MAX_DEVICES);
 		return EINVAL;
 	}
-	cfg.frontend = MANA_MODEL_FRONTEND_VERBS;
-	m = mana_model_create(&cfg);
+	cfg->frontend = MANA_MODEL_FRONTEND_VERBS;
+	m = mana_model_create(cfg);
 	if (m == NULL) {
-		ibvm_log(3, "MANA_MODEL device %s: creation failed: %s", cfg.name,
+		ibvm_log(3, "MANA_MODEL device %s: creation failed: %s", cfg->name,
 			 strerror(errno));
 		return errno != 0 ? errno : EINVAL;
 	}
 	ibvm_models[ibvm_nmodels++] = m;
-	ibvm_log(6, "device %s: %u port(s), sysfs %s", cfg.name, cfg.nports,
+	ibvm_log(6, "device %s: %u port(s), sysfs %s", cfg->name, cfg->nports,
 		 mana_model_ibdev_path(m));
 	return 0;
 }

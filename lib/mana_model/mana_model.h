@@ -131,6 +131,55 @@ void mana_model_config_init(struct mana_model_config *cfg, const char *name);
  */
 int mana_model_parse_wire(const char *spec, struct mana_model_wire_cfg *cfg, const char **why);
 
+/*
+ * Device settings as key=value pairs (model_settings.c): the one parser and
+ * the one set of key names behind the PMD's devargs and the MANA_MODEL
+ * environment. Keys (doc/user_guide.md, "Software device settings"):
+ *   ports=1..8  mac=MAC  mac<N>=MAC  wire=<spec>  wire<N>=<spec>
+ *   doorbell=queue|shared|memory  coalesce=0|1  engine_cpu=-1..1023
+ *   numa=-1..1023  max_qp=1..65535  part=0|2
+ *   name=<name>  pci=dddd:bb:dd.f  sysfs=<dir>      (MANA_MODEL_SETTINGS_IDENTITY)
+ * The i-th mac= or wire= is that of port i; mac<N>= and wire<N>= name port N.
+ * Old spellings still accepted: rx_coalesce (coalesce), cpu (engine_cpu),
+ * doorbell=object (doorbell=queue).
+ */
+#define MANA_MODEL_SETTINGS_DEVICE	(1u << 0)	/* ports, MACs, wires, engine... */
+#define MANA_MODEL_SETTINGS_IDENTITY	(1u << 1)	/* name, pci, sysfs */
+#define MANA_MODEL_SETTINGS_MSG_LEN	256
+
+struct mana_model_settings {
+	struct mana_model_config cfg;	/* filled by the keys; defaults of config_init */
+	unsigned int classes;		/* MANA_MODEL_SETTINGS_* keys accepted */
+	const char *origin;		/* "devarg", "MANA_MODEL": starts deprecation notes */
+	bool ports_given;
+	bool engine_cpu_given;
+	bool numa_given;
+	uint8_t nmac, nwire;		/* mac= / wire= given so far (the next one's port) */
+	uint16_t ports_named;		/* bit N: a mac or wire key set port N */
+	bool any_given;			/* any key was accepted */
+	/* After set/finish: the error line, a deprecation note on success, or "". */
+	char msg[MANA_MODEL_SETTINGS_MSG_LEN];
+};
+
+/* Defaults of mana_model_config_init(name); origin must outlive s. */
+void mana_model_settings_init(struct mana_model_settings *s, const char *name,
+			      unsigned int classes, const char *origin);
+/*
+ * Apply one key=value. Returns 0 (s->msg: "" or a one-line deprecation note
+ * naming the new spelling), -ENOENT for a key outside s->classes (s->msg:
+ * "unknown key 'k'") or -EINVAL for a bad value (s->msg: what was wrong and
+ * what is allowed).
+ */
+int mana_model_settings_set(struct mana_model_settings *s, const char *key, const char *val);
+/*
+ * After the last key: the port count (ports=, else one more than the highest
+ * port a mac or wire key named, at least 1) and the check that every mac and
+ * wire names a port below it. 0 or -EINVAL with s->msg.
+ */
+int mana_model_settings_finish(struct mana_model_settings *s);
+/* The i-th key name in classes ("mac<N>" for the indexed form), NULL past the end. */
+const char *mana_model_settings_key(unsigned int classes, unsigned int i);
+
 struct mana_model *mana_model_create(const struct mana_model_config *cfg);
 /* -EBUSY while any ibv_context of the device is open. */
 int mana_model_destroy(struct mana_model *m);

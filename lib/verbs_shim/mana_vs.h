@@ -34,7 +34,7 @@
 /* The software device's types (lib/mana_model/mana_model.h). */
 struct mana_model;
 struct mana_model_config;
-struct mana_model_wire_cfg;
+struct mana_model_settings;
 struct mana_model_port_stats;
 
 /* ---- Logging (no DPDK here: the user plugs its logger in) ---------- */
@@ -153,8 +153,11 @@ struct mana_vs_model_api {
 	struct mana_model *(*create)(const struct mana_model_config *cfg);
 	int (*destroy)(struct mana_model *m);
 	void (*set_log)(mana_vs_log_fn fn, void *arg);
-	void (*config_init)(struct mana_model_config *cfg, const char *name);
-	int (*parse_wire)(const char *spec, struct mana_model_wire_cfg *cfg, const char **why);
+	void (*settings_init)(struct mana_model_settings *s, const char *name,
+			      unsigned int classes, const char *origin);
+	int (*settings_set)(struct mana_model_settings *s, const char *key, const char *val);
+	int (*settings_finish)(struct mana_model_settings *s);
+	const char *(*settings_key)(unsigned int classes, unsigned int i);
 	struct mana_model *(*find)(const char *name);
 	const struct mana_model_config *(*config)(const struct mana_model *m);
 	int (*get_mac)(const struct mana_model *m, unsigned int port, uint8_t mac[6]);

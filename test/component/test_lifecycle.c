@@ -6,10 +6,12 @@
  * Port lifecycle through ethdev: configure/start/stop/close, 100 restarts
  * with traffic after each and every mbuf back in the pool after each stop,
  * the queue-size and queue-count rules, independent TX/RX queue counts, and
- * the features the device does not have (-ENOTSUP).
+ * the features the device does not have (-ENOTSUP), and the software
+ * device's settings (new and old spellings, bad values).
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <netinet/in.h>
 
@@ -273,12 +275,97 @@ test_bad_devargs(void)
 	CHECK(mana_model_find("net_mana_three") == NULL);
 }
 
+/* Runs rte_vdev_init(name, args) with the log captured in buf; returns its result. */
+static int
+vdev_create_logged(const char *name, const char *args, char *buf, size_t size)
+{
+	FILE *f = fmemopen(buf, size, "w");
+	int ret;
+
+	memset(buf, 0, size);
+	if (f == NULL)
+		return -errno;
+	rte_openlog_stream(f);
+	ret = comp_vdev_create(name, args);
+	rte_openlog_stream(NULL);
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The software device's settings (doc/user_guide.md, "Software device
+ * settings"): the new spellings reach the model's config, the old ones map
+ * to them with one deprecation line each, and a bad value names what is allowed.
+ */
+static void
+test_settings(void)
+{
+	static const struct rte_ether_addr mac3 = {{ 0x02, 0x00, 0x00, 0x00, 0x00, 0x33 }};
+	const struct mana_model_config *cfg;
+	struct rte_ether_addr mac;
+	static char log[8192];
+	int pid;
+
+	REQUIRE_EQ(vdev_create_logged("net_mana_set", "ports=4,wire=pair:1,wire=pair:0,"
+				      "wire3=none,mac3=02:00:00:00:00:33,doorbell=shared,"
+				      "coalesce=0,engine_cpu=-1,max_qp=16", log, sizeof(log)), 0);
+	CHECK_MSG(strstr(log, "deprecated") == NULL, "log: %s", log);
+	REQUIRE(mana_model_find("net_mana_set") != NULL);
+	cfg = mana_model_config(mana_model_find("net_mana_set"));
+	CHECK_EQ(cfg->nports, 4);
+	CHECK_EQ(cfg->wire[0].type, MANA_MODEL_WIRE_PAIR);
+	CHECK_EQ(cfg->wire[1].pair.port, 0);
+	CHECK_EQ(cfg->wire[2].type, MANA_MODEL_WIRE_LOOP);
+	CHECK_EQ(cfg->wire[3].type, MANA_MODEL_WIRE_NONE);
+	CHECK(cfg->shared_doorbell);
+	CHECK(!cfg->doorbell_untrapped);
+	CHECK(!cfg->rx_coalesce);
+	CHECK_EQ(cfg->engine_cpu, -1);
+	CHECK_EQ(cfg->max_qp, 16);
+	pid = comp_port_of("net_mana_set", 3);
+	REQUIRE(pid >= 0);
+	CHECK_EQ(rte_eth_macaddr_get((uint16_t)pid, &mac), 0);
+	CHECK(rte_is_same_ether_addr(&mac, &mac3));
+	comp_vdev_destroy("net_mana_set");
+
+	/* old spellings: the same settings, one deprecation line each */
+	REQUIRE_EQ(vdev_create_logged("net_mana_old", "doorbell=object,rx_coalesce=0,cpu=-1",
+				      log, sizeof(log)), 0);
+	CHECK_MSG(strstr(log, "devarg rx_coalesce is deprecated, use coalesce") != NULL,
+		  "log: %s", log);
+	CHECK_MSG(strstr(log, "devarg doorbell=object is deprecated, use doorbell=queue") != NULL,
+		  "log: %s", log);
+	CHECK_MSG(strstr(log, "devarg cpu is deprecated, use engine_cpu") != NULL, "log: %s", log);
+	REQUIRE(mana_model_find("net_mana_old") != NULL);
+	cfg = mana_model_config(mana_model_find("net_mana_old"));
+	CHECK(!cfg->shared_doorbell);
+	CHECK(!cfg->rx_coalesce);
+	CHECK_EQ(cfg->engine_cpu, -1);
+	comp_vdev_destroy("net_mana_old");
+
+	/* bad values and ports that do not fit: one line saying what is allowed */
+	CHECK(vdev_create_logged("net_mana_bad4", "coalesce=2", log, sizeof(log)) != 0);
+	CHECK_MSG(strstr(log, "devargs: bad value '2' for key 'coalesce' (allowed: 0 or 1)") !=
+		  NULL, "log: %s", log);
+	CHECK(vdev_create_logged("net_mana_bad5", "doorbell=page", log, sizeof(log)) != 0);
+	CHECK_MSG(strstr(log, "(allowed: queue, shared or memory)") != NULL, "log: %s", log);
+	CHECK(vdev_create_logged("net_mana_bad6", "ports=1,wire1=loop", log, sizeof(log)) != 0);
+	CHECK_MSG(strstr(log, "sets port 1 but ports=1") != NULL, "log: %s", log);
+	CHECK(vdev_create_logged("net_mana_bad7", "sysfs=/tmp", log, sizeof(log)) != 0);
+	CHECK_MSG(strstr(log, "unknown key 'sysfs' (allowed here: ibdev, model, mac, "
+			 "tx_cqe_suppress, ports, mac<N>, wire, wire<N>, doorbell, coalesce, "
+			 "engine_cpu, numa, max_qp, part)") != NULL, "log: %s", log);
+	CHECK(mana_model_find("net_mana_bad4") == NULL);
+	CHECK(mana_model_find("net_mana_bad6") == NULL);
+}
+
 static const struct comp_case cases[] = {
 	{ "restart_cycles", test_restart_cycles },
 	{ "desc_limits", test_desc_limits },
 	{ "queue_counts", test_queue_counts },
 	{ "unsupported", test_unsupported },
 	{ "bad_devargs", test_bad_devargs },
+	{ "settings", test_settings },
 };
 
 int

@@ -8,7 +8,7 @@
 #   testpmd_test.sh <directory of librte_net_mana.so> <scenario>
 #
 # Scenarios: io_1q io_4q mac_1q csum_2q rxonly_2q txonly_1q txonly_multiseg_2q
-#            vlan_strip vlan_keep
+#            vlan_strip vlan_keep settings_new settings_old
 #
 # testpmd runs interactively with its commands written to a FIFO, so the
 # script can wait for the traffic to finish (polling `show port xstats 0`)
@@ -101,11 +101,12 @@ check_tx_side() {
 
 # Forwarding modes: every frame received was sent back or counted as dropped
 # by testpmd (TX ring full), and the sink saw exactly the ones sent, intact.
+# SETTINGS: more software device settings for the vdev (empty: none).
 run_forward() {
 	local mode=$1 nq=$2 flows=$3 dropped
 
 	shift 3
-	start_testpmd "wire=gen:flows=$flows:len=128:count=$N:lossless=1" \
+	start_testpmd "wire=gen:flows=$flows:len=128:count=$N:lossless=1${SETTINGS:+,$SETTINGS}" \
 		--forward-mode="$mode" --rxq="$nq" --txq="$nq" "$@"
 	cmd "start"
 	wait_xstat rx_good_packets -ge "$N"
@@ -241,9 +242,42 @@ run_vlan() {
 	fi
 }
 
+# The software device's settings (user guide, "Software device settings"):
+# io forwarding on the shared doorbell page without RX coalescing, spelt the
+# new way (no deprecation line) or the old way (one line per old spelling).
+run_settings() {
+	local spelling=$1
+
+	if [ "$spelling" = new ]; then
+		SETTINGS="doorbell=shared,coalesce=0,engine_cpu=-1"
+	else
+		SETTINGS="doorbell=object,rx_coalesce=0,cpu=-1"
+	fi
+	run_forward io 2 16
+	check_queues 2 "$N"
+	check "dev_rx_coalesced_cqes (coalescing off)" "$(xstat dev_rx_coalesced_cqes)" -eq 0
+	if [ "$spelling" = new ]; then
+		check "deprecation lines" "$(count_text "deprecated")" -eq 0
+	else
+		check "line: devarg rx_coalesce is deprecated" \
+			"$(count_text "devarg rx_coalesce is deprecated, use coalesce")" -eq 1
+		check "line: devarg doorbell=object is deprecated" \
+			"$(count_text "devarg doorbell=object is deprecated, use doorbell=queue")" -eq 1
+		check "line: devarg cpu is deprecated" \
+			"$(count_text "devarg cpu is deprecated, use engine_cpu")" -eq 1
+	fi
+}
+
+SETTINGS=
 case "$SCENARIO" in
 io_1q)
 	run_forward io 1 8
+	;;
+settings_new)
+	run_settings new
+	;;
+settings_old)
+	run_settings old
 	;;
 io_4q)
 	run_forward io 4 64

@@ -15,16 +15,15 @@
  * Keys (scope V = --vdev, P = PCI -a, E = MANA_MODEL_PCI environment):
  *   ibdev=<name>        V    rdma-core device (e.g. manae_0) instead of the model
  *   model=<name>        V    software device to use or create; default: the vdev name
- *   ports=1..8          V E  vPorts of a created model; default max(1, #mac, #wire)
  *   mac=xx:xx:xx:xx:xx:xx  V P E  select vPorts by MAC (repeatable, up to 8); on a model
  *                            the PMD creates, the i-th mac= also sets vPort i's MAC
- *   wire=<spec>         V E  wire of vPort i for the i-th wire= (repeatable, up to 8),
- *                            grammar of mana_model_parse_wire(); default loop
- *   engine_cpu=-1..1023 V E  CPU the model engine thread is pinned to; -1: not pinned;
- *                            default: a CPU of the node that no EAL lcore uses (vdev)
- *   doorbell=object|shared V E  per-queue doorbell pages (default) or one per context
- *   rx_coalesce=0|1     V E  model emits coalesced RX CQEs (default 1)
  *   tx_cqe_suppress=0|1 V P  one TX completion per burst instead of per packet (default 1)
+ * and, in V and E, the software device's settings, parsed by the model's one
+ * parser that the MANA_MODEL environment also uses (mana_model_settings_set:
+ * ports, mac<N>, wire, wire<N>, doorbell, coalesce, engine_cpu, numa, max_qp,
+ * part; old spellings rx_coalesce and doorbell=object log a deprecation line).
+ * Here doorbell defaults to queue; engine_cpu to a CPU of the node that no
+ * EAL lcore uses (vdev).
  */
 
 #include <errno.h>
@@ -47,24 +46,9 @@
 struct mana_devarg_key {
 	const char *key;
 	unsigned int scopes;
-	bool model_only;	/* configures a model the PMD creates */
 	const char *allowed;	/* shown in the error line */
 	int (*parse)(const char *val, struct mana_devargs *da, const char **why);
 };
-
-static int
-parse_int(const char *val, long min, long max, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(val, &end, 0);
-	if (errno != 0 || end == val || *end != '\0' || v < min || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
 
 static int
 parse_name(const char *val, char *out, size_t size)
@@ -96,18 +80,6 @@ parse_model(const char *val, struct mana_devargs *da, const char **why)
 }
 
 static int
-parse_ports(const char *val, struct mana_devargs *da, const char **why)
-{
-	long v;
-
-	RTE_SET_USED(why);
-	if (da->nports != 0 || parse_int(val, 1, MANA_MODEL_MAX_PORTS, &v) != 0)
-		return -EINVAL;
-	da->nports = v;
-	return 0;
-}
-
-static int
 parse_mac(const char *val, struct mana_devargs *da, const char **why)
 {
 	if (da->nmac >= MANA_MAX_MAC_ARGS) {
@@ -120,48 +92,17 @@ parse_mac(const char *val, struct mana_devargs *da, const char **why)
 	return 0;
 }
 
+/* The i-th mac= is also vPort i's MAC on a model the PMD creates. */
 static int
-parse_wire(const char *val, struct mana_devargs *da, const char **why)
+mac_to_settings(struct mana_devargs *da)
 {
-	const struct mana_vs_model_api *api = mana_vs_model_api();
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
 
-	if (da->nwire >= MANA_MODEL_MAX_PORTS) {
-		*why = "given more than 8 times";
+	rte_ether_format_addr(mac, sizeof(mac), &da->mac[da->nmac - 1]);
+	if (mana_vs_model_api()->settings_set(&da->settings, "mac", mac) != 0) {
+		PMD_INIT_LOG(ERR, "devargs: %s", da->settings.msg);
 		return -EINVAL;
 	}
-	if (api == NULL) {
-		*why = "this build has no software device (-Dmodel=false)";
-		return -ENOTSUP;
-	}
-	if (api->parse_wire(val, &da->wire[da->nwire], why) != 0)
-		return -EINVAL;
-	da->nwire++;
-	return 0;
-}
-
-static int
-parse_engine_cpu(const char *val, struct mana_devargs *da, const char **why)
-{
-	long v;
-
-	RTE_SET_USED(why);
-	if (parse_int(val, -1, 1023, &v) != 0)
-		return -EINVAL;
-	da->engine_cpu = v;
-	da->engine_cpu_set = true;
-	return 0;
-}
-
-static int
-parse_doorbell(const char *val, struct mana_devargs *da, const char **why)
-{
-	RTE_SET_USED(why);
-	if (strcmp(val, "object") == 0)
-		da->doorbell_shared = 0;
-	else if (strcmp(val, "shared") == 0)
-		da->doorbell_shared = 1;
-	else
-		return -EINVAL;
 	return 0;
 }
 
@@ -178,18 +119,6 @@ parse_bool(const char *val, bool *out)
 }
 
 static int
-parse_rx_coalesce(const char *val, struct mana_devargs *da, const char **why)
-{
-	bool b;
-
-	RTE_SET_USED(why);
-	if (parse_bool(val, &b) != 0)
-		return -EINVAL;
-	da->rx_coalesce = b;
-	return 0;
-}
-
-static int
 parse_tx_cqe_suppress(const char *val, struct mana_devargs *da, const char **why)
 {
 	RTE_SET_USED(why);
@@ -197,24 +126,32 @@ parse_tx_cqe_suppress(const char *val, struct mana_devargs *da, const char **why
 }
 
 static const struct mana_devarg_key mana_keys[] = {
-	{ "ibdev", S_VDEV, false, "an rdma-core device name (1..63 chars)", parse_ibdev },
-	{ "model", S_VDEV, false, "a model device name (1..31 chars)", parse_model },
-	{ "ports", S_VDEV | S_ENV, true, "an integer 1..8, given once", parse_ports },
-	{ "mac", S_VDEV | S_PCI | S_ENV, false, "a MAC xx:xx:xx:xx:xx:xx, up to 8 times",
-	  parse_mac },
-	{ "wire", S_VDEV | S_ENV, true,
-	  "none|loop|pair:<port>|pair:<dev>/<port>|gen[:k=v]...|pcap:...|tap:<if>, up to 8 times",
-	  parse_wire },
-	{ "engine_cpu", S_VDEV | S_ENV, true, "an integer -1..1023", parse_engine_cpu },
-	{ "doorbell", S_VDEV | S_ENV, true, "object or shared", parse_doorbell },
-	{ "rx_coalesce", S_VDEV | S_ENV, true, "0 or 1", parse_rx_coalesce },
-	{ "tx_cqe_suppress", S_VDEV | S_PCI, false, "0 or 1", parse_tx_cqe_suppress },
+	{ "ibdev", S_VDEV, "an rdma-core device name (1..63 chars)", parse_ibdev },
+	{ "model", S_VDEV, "a model device name (1..31 chars)", parse_model },
+	{ "mac", S_VDEV | S_PCI | S_ENV, "a MAC xx:xx:xx:xx:xx:xx, up to 8 times", parse_mac },
+	{ "tx_cqe_suppress", S_VDEV | S_PCI, "0 or 1", parse_tx_cqe_suppress },
 };
+
+/* Scopes where the software device's settings (mana_model_settings_set) apply. */
+#define S_MODEL	(S_VDEV | S_ENV)
+
+static bool
+is_driver_key(const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(mana_keys); i++)
+		if (strcmp(key, mana_keys[i].key) == 0)
+			return true;
+	return false;
+}
 
 static void
 log_allowed_keys(const char *key, unsigned int scope)
 {
-	char list[256] = "";
+	const struct mana_vs_model_api *api = mana_vs_model_api();
+	const char *setting;
+	char list[512] = "";
 	size_t off = 0;
 	unsigned int i;
 
@@ -224,7 +161,42 @@ log_allowed_keys(const char *key, unsigned int scope)
 		off += snprintf(list + off, off < sizeof(list) ? sizeof(list) - off : 0, "%s%s",
 				off == 0 ? "" : ", ", mana_keys[i].key);
 	}
+	for (i = 0; (scope & S_MODEL) != 0 && api != NULL; i++) {
+		setting = api->settings_key(MANA_MODEL_SETTINGS_DEVICE, i);
+		if (setting == NULL)
+			break;
+		if (!is_driver_key(setting))	/* mac: the driver's, handed on */
+			off += snprintf(list + off, off < sizeof(list) ? sizeof(list) - off : 0,
+					", %s", setting);
+	}
 	PMD_INIT_LOG(ERR, "devargs: unknown key '%s' (allowed here: %s)", key, list);
+}
+
+/* A software device setting: the model's parser, its message logged as it is. */
+static int
+apply_setting(char *key, char *val, unsigned int scope, struct mana_devargs *da)
+{
+	const struct mana_vs_model_api *api = mana_vs_model_api();
+	int ret;
+
+	if (api == NULL) {
+		PMD_INIT_LOG(ERR, "devargs: unknown key '%s': this build of net_mana has no "
+			     "software device (-Dmodel=false), whose settings take the other keys", key);
+		return -EINVAL;
+	}
+	ret = api->settings_set(&da->settings, key, val);
+	if (ret == -ENOENT) {
+		log_allowed_keys(key, scope);
+		return -EINVAL;
+	}
+	if (ret != 0) {
+		PMD_INIT_LOG(ERR, "devargs: %s", da->settings.msg);
+		return ret;
+	}
+	if (da->settings.msg[0] != '\0')
+		PMD_INIT_LOG(WARNING, "%s", da->settings.msg);
+	da->model_keys = true;
+	return 0;
 }
 
 static int
@@ -236,6 +208,8 @@ apply_pair(char *key, char *val, unsigned int scope, struct mana_devargs *da)
 	for (i = 0; i < RTE_DIM(mana_keys); i++)
 		if (strcmp(key, mana_keys[i].key) == 0 && (mana_keys[i].scopes & scope))
 			break;
+	if (i == RTE_DIM(mana_keys) && (scope & S_MODEL) != 0)
+		return apply_setting(key, val, scope, da);
 	if (i == RTE_DIM(mana_keys)) {
 		log_allowed_keys(key, scope);
 		return -EINVAL;
@@ -246,18 +220,22 @@ apply_pair(char *key, char *val, unsigned int scope, struct mana_devargs *da)
 			     why != NULL ? why : "", mana_keys[i].allowed);
 		return -EINVAL;
 	}
-	if (mana_keys[i].model_only)
-		da->model_keys = true;
+	/* (a build without the software device has no settings to hand it to) */
+	if (mana_keys[i].parse == parse_mac && (scope & S_MODEL) != 0 && mana_vs_model_api() != NULL)
+		return mac_to_settings(da);
 	return 0;
 }
 
 static void
-devargs_defaults(struct mana_devargs *da)
+devargs_defaults(struct mana_devargs *da, enum mana_devargs_scope scope)
 {
+	const struct mana_vs_model_api *api = mana_vs_model_api();
+
 	memset(da, 0, sizeof(*da));
-	da->engine_cpu = -1;
-	da->doorbell_shared = -1;
-	da->rx_coalesce = -1;
+	/* the name is the vdev's or model='s, known only when the device is created */
+	if (api != NULL)
+		api->settings_init(&da->settings, NULL, MANA_MODEL_SETTINGS_DEVICE,
+				   scope == MANA_DEVARGS_MODEL_ENV ? "MANA_MODEL_PCI" : "devarg");
 	da->tx_cqe_suppress = true;
 }
 
@@ -268,7 +246,7 @@ mana_devargs_parse(const char *args, enum mana_devargs_scope scope, struct mana_
 	char *pair, *next, *val;
 	int ret;
 
-	devargs_defaults(da);
+	devargs_defaults(da, scope);
 	if (args == NULL || args[0] == '\0')
 		return 0;
 	if (strlen(args) >= sizeof(buf)) {
@@ -291,12 +269,13 @@ mana_devargs_parse(const char *args, enum mana_devargs_scope scope, struct mana_
 	}
 	if (da->ibdev[0] != '\0' && (da->model[0] != '\0' || da->model_keys)) {
 		PMD_INIT_LOG(ERR, "devargs: 'ibdev' names a real device; it cannot be combined "
-			     "with model, ports, wire, engine_cpu, doorbell or rx_coalesce");
+			     "with model or the software device's settings (ports, wire, doorbell, "
+			     "coalesce, engine_cpu...)");
 		return -EINVAL;
 	}
-	if (da->nports != 0 && (da->nwire > da->nports || da->nmac > da->nports)) {
-		PMD_INIT_LOG(ERR, "devargs: %u wire= and %u mac= given for ports=%u "
-			     "(at most one of each per port)", da->nwire, da->nmac, da->nports);
+	if (((1u << scope) & S_MODEL) != 0 && mana_vs_model_api() != NULL &&
+	    mana_vs_model_api()->settings_finish(&da->settings) != 0) {
+		PMD_INIT_LOG(ERR, "devargs: %s", da->settings.msg);
 		return -EINVAL;
 	}
 	return 0;
@@ -306,35 +285,14 @@ int
 mana_devargs_model_config(const struct mana_devargs *da, const char *name, int numa_node,
 			  struct mana_model_config *cfg)
 {
-	const struct mana_vs_model_api *api = mana_vs_model_api();
-	unsigned int i, nports;
-
-	if (api == NULL) {
-		PMD_INIT_LOG(ERR, "model %s: this build of net_mana has no software device "
-			     "(-Dmodel=false)", name);
-		return -ENOTSUP;
-	}
 	if (strlen(name) >= sizeof(cfg->name)) {
 		PMD_INIT_LOG(ERR, "model name '%s' longer than %zu chars", name,
 			     sizeof(cfg->name) - 1);
 		return -EINVAL;
 	}
-	api->config_init(cfg, name);
-	nports = da->nports;
-	if (nports == 0)
-		nports = RTE_MAX(1u, RTE_MAX(da->nmac, da->nwire));
-	cfg->nports = nports;
-	for (i = 0; i < da->nmac; i++) {
-		memcpy(cfg->mac[i], da->mac[i].addr_bytes, RTE_ETHER_ADDR_LEN);
-		cfg->mac_set[i] = true;
-	}
-	for (i = 0; i < da->nwire; i++)
-		cfg->wire[i] = da->wire[i];
-	cfg->engine_cpu = da->engine_cpu;
-	if (da->doorbell_shared >= 0)
-		cfg->shared_doorbell = da->doorbell_shared;
-	if (da->rx_coalesce >= 0)
-		cfg->rx_coalesce = da->rx_coalesce;
-	cfg->numa_node = numa_node;
+	*cfg = da->settings.cfg;
+	snprintf(cfg->name, sizeof(cfg->name), "%s", name);
+	if (!da->settings.numa_given)
+		cfg->numa_node = numa_node;
 	return 0;
 }

@@ -58,22 +58,17 @@ enum mana_devargs_scope {
 struct mana_devargs {
 	char ibdev[MANA_IBDEV_NAME_LEN];	/* "" : software model */
 	char model[MANA_MODEL_NAME_LEN];	/* "" : named after the vdev */
-	unsigned int nports;			/* 0: not given */
 	unsigned int nmac;
 	struct rte_ether_addr mac[MANA_MAX_MAC_ARGS];
-	unsigned int nwire;
-	struct mana_model_wire_cfg wire[MANA_MODEL_MAX_PORTS];
-	int engine_cpu;				/* -1: not pinned */
-	bool engine_cpu_set;
-	int doorbell_shared;			/* -1 unset, 0 object, 1 shared */
-	int rx_coalesce;			/* -1 unset */
 	bool tx_cqe_suppress;			/* default true */
-	bool model_keys;			/* any model-only key was given */
+	bool model_keys;			/* any software device setting but mac */
+	/* ports, wires, engine...: the model's own parser and config (mana_model.h) */
+	struct mana_model_settings settings;
 };
 
 int mana_devargs_parse(const char *args, enum mana_devargs_scope scope,
 		       struct mana_devargs *da);
-/* Fill a model config from devargs (vPort count, MACs, wires, engine). */
+/* The model config of the settings, named name, on numa_node unless numa= was given. */
 int mana_devargs_model_config(const struct mana_devargs *da, const char *name, int numa_node,
 			      struct mana_model_config *cfg);
 

@@ -11,7 +11,7 @@
  * Ethdevs are "<BDF>_port<IB port>"; remove closes every one of them.
  *
  * Software device as a PCI function (CI): with
- *   MANA_MODEL_PCI=<BDF>[,ports=..,mac=..,wire=..,engine_cpu=..,doorbell=..,rx_coalesce=..]
+ *   MANA_MODEL_PCI=<BDF>[,mac=..,<software device settings: ports=..,wire=..,coalesce=..>]
  *   SYSFS_PCI_DEVICES=<root>/bus/pci/devices
  * the plugin creates, when it is loaded (before EAL scans the PCI bus), a
  * model device named "mana_pci_<BDF>" that writes its PCI function and IB

@@ -94,21 +94,23 @@ mana_vdev_model(const char *vname, const struct mana_devargs *da, struct mana_sh
 	m = api->find(name);
 	if (m != NULL) {
 		if (da->model_keys) {
-			PMD_INIT_LOG(ERR, "%s: model '%s' exists; ports, wire, engine_cpu, "
-				     "doorbell and rx_coalesce only configure a new one",
-				     vname, name);
+			PMD_INIT_LOG(ERR, "%s: model '%s' exists; the software device's settings "
+				     "(ports, wire, doorbell, coalesce, engine_cpu...) only "
+				     "configure a new one", vname, name);
 			return -EINVAL;
 		}
 		*socket = api->config(m)->numa_node;
 		return 0;
 	}
 	*socket = rte_socket_id();
-	if (da->engine_cpu >= 0 && numa_available() >= 0)
-		*socket = numa_node_of_cpu(da->engine_cpu);
+	if (da->settings.numa_given)
+		*socket = da->settings.cfg.numa_node;
+	else if (da->settings.cfg.engine_cpu >= 0 && numa_available() >= 0)
+		*socket = numa_node_of_cpu(da->settings.cfg.engine_cpu);
 	ret = mana_devargs_model_config(da, name, *socket, &cfg);
 	if (ret != 0)
 		return ret;
-	if (!da->engine_cpu_set)
+	if (!da->settings.engine_cpu_given)
 		cfg.engine_cpu = mana_engine_cpu_default(*socket);
 	m = mana_vs_model_create(&cfg);
 	if (m == NULL) {
@@ -186,7 +188,12 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mana,
 	"ports=<1-8> "
 	"mac=<xx:xx:xx:xx:xx:xx> "
 	"wire=<none|loop|pair:..|gen..|pcap:..|tap:..> "
+	"wire<N>=<spec> "
+	"mac<N>=<xx:xx:xx:xx:xx:xx> "
 	"engine_cpu=<-1..1023> "
-	"doorbell=<object|shared> "
-	"rx_coalesce=<0|1> "
+	"doorbell=<queue|shared|memory> "
+	"coalesce=<0|1> "
+	"numa=<-1..1023> "
+	"max_qp=<1..65535> "
+	"part=<0|2> "
 	"tx_cqe_suppress=<0|1>");

@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * Device settings: one table of keys, their old spellings, validators and
+ * what each allows, shared by the PMD's devargs and the MANA_MODEL
+ * environment (mana_model.h, doc/user_guide.md "Software device settings").
+ *
+ * The caller splits its string into key=value pairs (both split at ',' and
+ * end the key at the first '=', since wire specs carry their own '=') and
+ * hands each pair here; keys of its own (the PMD's ibdev=, model=...) it
+ * handles before. Messages go to s->msg, never to a log: the PMD and the
+ * replacement libibverbs each log them their own way.
+ */
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mana_model.h"
+
+#define DEV	MANA_MODEL_SETTINGS_DEVICE
+#define IDENT	MANA_MODEL_SETTINGS_IDENTITY
+
+struct mm_setting {
+	const char *key;
+	const char *old_key;		/* deprecated spelling, or NULL */
+	unsigned int class;
+	bool indexed;			/* also key<N> for port N */
+	const char *allowed;		/* shown after a bad value */
+	/* port: N for key<N>, -1 for the plain key; *why may add a reason */
+	int (*parse)(struct mana_model_settings *s, int port, const char *val, const char **why);
+};
+
+static void
+set_msg(struct mana_model_settings *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->msg, sizeof(s->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* Decimal or 0x hex, optional '-' only when min < 0; no blanks. */
+static int
+parse_long(const char *val, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (val[0] == '\0' || val[0] == ' ' || val[0] == '+' || (val[0] == '-' && min >= 0))
+		return -EINVAL;
+	errno = 0;
+	v = strtol(val, &end, 0);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_flag(const char *val, bool *out)
+{
+	if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
+		return -EINVAL;
+	*out = val[0] == '1';
+	return 0;
+}
+
+/* xx:xx:xx:xx:xx:xx or xx-xx-xx-xx-xx-xx, hex digits. */
+static int
+parse_mac(const char *val, uint8_t mac[6])
+{
+	char sep = val[2];
+	unsigned int i;
+
+	if (strlen(val) != 17 || (sep != ':' && sep != '-'))
+		return -EINVAL;
+	for (i = 0; i < 6; i++) {
+		const char *p = val + 3 * i;
+		char hex[3] = { p[0], p[1], '\0' };
+		char *end;
+
+		if (i < 5 && p[2] != sep)
+			return -EINVAL;
+		if (hex[0] == '-' || hex[0] == '+' || hex[0] == ' ')
+			return -EINVAL;
+		mac[i] = (uint8_t)strtoul(hex, &end, 16);
+		if (*end != '\0')
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+set_string(char *dst, size_t size, const char *val)
+{
+	size_t len = strlen(val);
+
+	if (len == 0 || len >= size)
+		return -EINVAL;
+	memcpy(dst, val, len + 1);
+	return 0;
+}
+
+/* The port a mac/wire key sets: N for key<N>, else the next of the sequence. */
+static int
+next_port(int port, uint8_t *seq, const char **why)
+{
+	if (port >= 0)
+		return port;
+	if (*seq >= MANA_MODEL_MAX_PORTS) {
+		*why = "given more than 8 times";
+		return -1;
+	}
+	return (*seq)++;
+}
+
+static int
+set_ports(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	long v;
+
+	(void)port;
+	if (s->ports_given) {
+		*why = "given twice";
+		return -EINVAL;
+	}
+	if (parse_long(val, 1, MANA_MODEL_MAX_PORTS, &v) != 0)
+		return -EINVAL;
+	s->cfg.nports = (uint8_t)v;
+	s->ports_given = true;
+	return 0;
+}
+
+static int
+set_mac(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	uint8_t mac[6];
+
+	if (parse_mac(val, mac) != 0)
+		return -EINVAL;
+	port = next_port(port, &s->nmac, why);
+	if (port < 0)
+		return -EINVAL;
+	memcpy(s->cfg.mac[port], mac, sizeof(mac));
+	s->cfg.mac_set[port] = true;
+	s->ports_named |= 1u << port;
+	return 0;
+}
+
+static int
+set_wire(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	struct mana_model_wire_cfg wire;
+
+	if (mana_model_parse_wire(val, &wire, why) != 0)
+		return -EINVAL;
+	port = next_port(port, &s->nwire, why);
+	if (port < 0)
+		return -EINVAL;
+	s->cfg.wire[port] = wire;
+	s->ports_named |= 1u << port;
+	return 0;
+}
+
+static int
+set_doorbell(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	(void)port;
+	(void)why;
+	if (strcmp(val, "queue") == 0 || strcmp(val, "object") == 0) {
+		s->cfg.shared_doorbell = false;
+		s->cfg.doorbell_untrapped = false;
+	} else if (strcmp(val, "shared") == 0 || strcmp(val, "memory") == 0) {
+		s->cfg.shared_doorbell = true;
+		s->cfg.doorbell_untrapped = val[0] == 'm';
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+set_coalesce(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	(void)port;
+	(void)why;
+	return parse_flag(val, &s->cfg.rx_coalesce);
+}
+
+static int
+set_engine_cpu(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	long v;
+
+	(void)port;
+	(void)why;
+	if (parse_long(val, -1, 1023, &v) != 0)
+		return -EINVAL;
+	s->cfg.engine_cpu = (int)v;
+	s->engine_cpu_given = true;
+	return 0;
+}
+
+static int
+set_numa(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	long v;
+
+	(void)port;
+	(void)why;
+	if (parse_long(val, -1, 1023, &v) != 0)
+		return -EINVAL;
+	s->cfg.numa_node = (int)v;
+	s->numa_given = true;
+	return 0;
+}
+
+static int
+set_max_qp(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	long v;
+
+	(void)port;
+	(void)why;
+	if (parse_long(val, 1, 65535, &v) != 0)
+		return -EINVAL;
+	s->cfg.max_qp = (uint32_t)v;
+	return 0;
+}
+
+static int
+set_part(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	long v;
+
+	(void)port;
+	(void)why;
+	if (parse_long(val, 0, 2, &v) != 0 || v == 1)
+		return -EINVAL;
+	s->cfg.vendor_part_id = (uint16_t)v;
+	return 0;
+}
+
+static int
+set_name(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	(void)port;
+	(void)why;
+	if (strpbrk(val, " /\t") != NULL)
+		return -EINVAL;
+	return set_string(s->cfg.name, sizeof(s->cfg.name), val);
+}
+
+static int
+set_pci(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	static const char form[] = "hhhh:hh:hh.h";
+	unsigned int i;
+
+	(void)port;
+	(void)why;
+	if (strlen(val) != sizeof(form) - 1)
+		return -EINVAL;
+	for (i = 0; form[i] != '\0'; i++)
+		if (form[i] == 'h' ? !isxdigit((unsigned char)val[i]) : val[i] != form[i])
+			return -EINVAL;
+	/* device 0..0x1f, function 0..7 */
+	if (strtoul(val + 8, NULL, 16) > 0x1f || val[11] > '7')
+		return -EINVAL;
+	return set_string(s->cfg.pci_bdf, sizeof(s->cfg.pci_bdf), val);
+}
+
+static int
+set_sysfs(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	(void)port;
+	(void)why;
+	return set_string(s->cfg.sysfs_root, sizeof(s->cfg.sysfs_root), val);
+}
+
+static const struct mm_setting mm_settings[] = {
+	{ "ports", NULL, DEV, false, "an integer 1..8, given once", set_ports },
+	{ "mac", NULL, DEV, true, "a MAC xx:xx:xx:xx:xx:xx; the i-th mac= is port i's, "
+	  "mac<N>= port N's (N 0..7)", set_mac },
+	{ "wire", NULL, DEV, true,
+	  "none|loop|pair:<port>|pair:<dev>/<port>|gen[:k=v]...|pcap:...|tap:<if>; "
+	  "the i-th wire= is port i's, wire<N>= port N's (N 0..7)", set_wire },
+	{ "doorbell", NULL, DEV, false, "queue, shared or memory", set_doorbell },
+	{ "coalesce", "rx_coalesce", DEV, false, "0 or 1", set_coalesce },
+	{ "engine_cpu", "cpu", DEV, false, "an integer -1..1023 (-1: not pinned)",
+	  set_engine_cpu },
+	{ "numa", NULL, DEV, false, "an integer -1..1023 (-1: any node)", set_numa },
+	{ "max_qp", NULL, DEV, false, "an integer 1..65535", set_max_qp },
+	{ "part", NULL, DEV, false, "0 or 2 (vendor_part_id)", set_part },
+	{ "name", NULL, IDENT, false, "a device name of 1..31 characters, no blank or '/'",
+	  set_name },
+	{ "pci", NULL, IDENT, false, "a PCI address dddd:bb:dd.f", set_pci },
+	{ "sysfs", NULL, IDENT, false, "a directory path of 1..255 characters", set_sysfs },
+};
+
+#define MM_NSETTINGS	(sizeof(mm_settings) / sizeof(mm_settings[0]))
+
+/* "wire3" for prefix "wire": 3; -1 if key is not prefix followed by one digit 0..7. */
+static int
+indexed_port(const char *key, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(key, prefix, n) != 0 || key[n] < '0' ||
+	    key[n] >= '0' + MANA_MODEL_MAX_PORTS || key[n + 1] != '\0')
+		return -1;
+	return key[n] - '0';
+}
+
+/* The setting key names (canonical, old or indexed); NULL if none in s->classes. */
+static const struct mm_setting *
+find_setting(const struct mana_model_settings *s, const char *key, int *port, bool *old)
+{
+	unsigned int i;
+
+	for (i = 0; i < MM_NSETTINGS; i++) {
+		const struct mm_setting *st = &mm_settings[i];
+
+		if ((st->class & s->classes) == 0)
+			continue;
+		*port = -1;
+		*old = false;
+		if (strcmp(key, st->key) == 0)
+			return st;
+		if (st->old_key != NULL && strcmp(key, st->old_key) == 0) {
+			*old = true;
+			return st;
+		}
+		if (st->indexed) {
+			*port = indexed_port(key, st->key);
+			if (*port >= 0)
+				return st;
+		}
+	}
+	return NULL;
+}
+
+void
+mana_model_settings_init(struct mana_model_settings *s, const char *name, unsigned int classes,
+			 const char *origin)
+{
+	memset(s, 0, sizeof(*s));
+	mana_model_config_init(&s->cfg, name);
+	s->classes = classes;
+	s->origin = origin != NULL ? origin : "setting";
+}
+
+int
+mana_model_settings_set(struct mana_model_settings *s, const char *key, const char *val)
+{
+	const struct mm_setting *st;
+	const char *why = NULL;
+	bool old;
+	int port;
+
+	s->msg[0] = '\0';
+	st = find_setting(s, key, &port, &old);
+	if (st == NULL) {
+		set_msg(s, "unknown key '%s'", key);
+		return -ENOENT;
+	}
+	if (val == NULL || st->parse(s, port, val, &why) != 0) {
+		set_msg(s, "bad value '%s' for key '%s'%s%s (allowed: %s)", val != NULL ? val : "",
+			key, why != NULL ? ": " : "", why != NULL ? why : "", st->allowed);
+		return -EINVAL;
+	}
+	s->any_given = true;
+	if (old)
+		set_msg(s, "%s %s is deprecated, use %s", s->origin, key, st->key);
+	else if (st->parse == set_doorbell && strcmp(val, "object") == 0)
+		set_msg(s, "%s %s=object is deprecated, use %s=queue", s->origin, key, key);
+	return 0;
+}
+
+int
+mana_model_settings_finish(struct mana_model_settings *s)
+{
+	unsigned int highest = 0;
+	unsigned int p;
+
+	s->msg[0] = '\0';
+	for (p = 0; p < MANA_MODEL_MAX_PORTS; p++)
+		if (s->ports_named & (1u << p))
+			highest = p + 1;
+	if (!s->ports_given) {
+		s->cfg.nports = (uint8_t)(highest > 0 ? highest : 1);
+		return 0;
+	}
+	if (highest > s->cfg.nports) {
+		set_msg(s, "a mac or wire key sets port %u but ports=%u (ports 0..%u; at most one "
+			"mac and one wire per port)", highest - 1, s->cfg.nports,
+			s->cfg.nports - 1u);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+const char *
+mana_model_settings_key(unsigned int classes, unsigned int i)
+{
+	static const char *const indexed[] = { "mac<N>", "wire<N>" };
+	unsigned int k, n = 0;
+
+	for (k = 0; k < MM_NSETTINGS; k++) {
+		if ((mm_settings[k].class & classes) == 0)
+			continue;
+		if (n++ == i)
+			return mm_settings[k].key;
+		if (mm_settings[k].indexed && n++ == i)
+			return indexed[mm_settings[k].key[0] == 'w'];
+	}
+	return NULL;
+}

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * The device settings parser (model_settings.c) that devargs and MANA_MODEL
+ * share: every key with good values fills the config it names, bad values
+ * fail with the line saying what is allowed, old spellings map to the new
+ * ones with a deprecation note, keys outside the caller's classes are
+ * unknown, and finish derives and checks the port count.
+ */
+
+#include "unit.h"
+#include "mana_model.h"
+
+static struct mana_model_settings s;
+
+static void
+start(unsigned int classes)
+{
+	mana_model_settings_init(&s, "st0", classes, "devarg");
+}
+
+/* key=val accepted without a note */
+static bool
+set_ok(const char *key, const char *val)
+{
+	int ret = mana_model_settings_set(&s, key, val);
+
+	return CHECK_MSG(ret == 0 && s.msg[0] == '\0', "%s=%s: %d '%s'", key, val, ret, s.msg);
+}
+
+/* key=val refused with ret and a message containing want */
+static bool
+set_bad(const char *key, const char *val, int ret_want, const char *want)
+{
+	int ret = mana_model_settings_set(&s, key, val);
+
+	return CHECK_MSG(ret == ret_want && strstr(s.msg, want) != NULL,
+			 "%s=%s: %d '%s', want %d '%s'", key, val ? val : "(null)", ret, s.msg,
+			 ret_want, want);
+}
+
+static void
+test_defaults(void)
+{
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	CHECK(strcmp(s.cfg.name, "st0") == 0);
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+	CHECK_EQ(s.cfg.nports, 1);
+	CHECK_EQ(s.cfg.engine_cpu, -1);
+	CHECK_EQ(s.cfg.numa_node, -1);
+	CHECK(!s.cfg.shared_doorbell);
+	CHECK(s.cfg.rx_coalesce);
+	CHECK_EQ(s.cfg.vendor_part_id, 2);
+	CHECK_EQ(s.cfg.wire[0].type, MANA_MODEL_WIRE_LOOP);
+	CHECK(!s.any_given && !s.engine_cpu_given && !s.numa_given && !s.ports_given);
+}
+
+static void
+test_good_values(void)
+{
+	static const uint8_t mac1[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x0a };
+	static const uint8_t mac5[6] = { 0xAB, 0xcd, 0xef, 0x01, 0x23, 0x45 };
+
+	start(MANA_MODEL_SETTINGS_DEVICE | MANA_MODEL_SETTINGS_IDENTITY);
+	set_ok("ports", "8");
+	CHECK_EQ(s.cfg.nports, 8);
+	set_ok("mac", "02:00:00:00:00:01");
+	set_ok("mac", "02:00:00:00:00:0a");
+	CHECK_MEM(s.cfg.mac[1], mac1, 6);
+	set_ok("mac5", "ab-cd-ef-01-23-45");
+	CHECK_MEM(s.cfg.mac[5], mac5, 6);
+	CHECK(s.cfg.mac_set[0] && s.cfg.mac_set[1] && !s.cfg.mac_set[2] && s.cfg.mac_set[5]);
+	set_ok("wire", "pair:1");
+	set_ok("wire", "none");
+	set_ok("wire7", "gen:flows=4:len=128");
+	CHECK_EQ(s.cfg.wire[0].type, MANA_MODEL_WIRE_PAIR);
+	CHECK_EQ(s.cfg.wire[0].pair.port, 1);
+	CHECK_EQ(s.cfg.wire[1].type, MANA_MODEL_WIRE_NONE);
+	CHECK_EQ(s.cfg.wire[7].type, MANA_MODEL_WIRE_GEN);
+	CHECK_EQ(s.cfg.wire[7].gen.flows, 4);
+	CHECK_EQ(s.cfg.wire[7].gen.frame_len, 128);
+	CHECK_EQ(s.cfg.wire[2].type, MANA_MODEL_WIRE_LOOP);
+
+	set_ok("doorbell", "shared");
+	CHECK(s.cfg.shared_doorbell && !s.cfg.doorbell_untrapped);
+	set_ok("doorbell", "memory");
+	CHECK(s.cfg.shared_doorbell && s.cfg.doorbell_untrapped);
+	set_ok("doorbell", "queue");
+	CHECK(!s.cfg.shared_doorbell && !s.cfg.doorbell_untrapped);
+	set_ok("coalesce", "0");
+	CHECK(!s.cfg.rx_coalesce);
+	set_ok("coalesce", "1");
+	CHECK(s.cfg.rx_coalesce);
+	set_ok("engine_cpu", "1023");
+	CHECK_EQ(s.cfg.engine_cpu, 1023);
+	set_ok("engine_cpu", "-1");
+	CHECK_EQ(s.cfg.engine_cpu, -1);
+	CHECK(s.engine_cpu_given);
+	set_ok("numa", "1");
+	CHECK_EQ(s.cfg.numa_node, 1);
+	CHECK(s.numa_given);
+	set_ok("max_qp", "65535");
+	CHECK_EQ(s.cfg.max_qp, 65535);
+	set_ok("max_qp", "0x10");
+	CHECK_EQ(s.cfg.max_qp, 16);
+	set_ok("part", "0");
+	CHECK_EQ(s.cfg.vendor_part_id, 0);
+	set_ok("name", "mana_up0");
+	CHECK(strcmp(s.cfg.name, "mana_up0") == 0);
+	set_ok("pci", "7870:00:1f.7");
+	CHECK(strcmp(s.cfg.pci_bdf, "7870:00:1f.7") == 0);
+	set_ok("sysfs", "/var/tmp/x/sys");
+	CHECK(strcmp(s.cfg.sysfs_root, "/var/tmp/x/sys") == 0);
+	CHECK(s.any_given);
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+	CHECK_EQ(s.cfg.nports, 8);
+}
+
+static void
+test_bad_values(void)
+{
+	char long_name[64];
+
+	start(MANA_MODEL_SETTINGS_DEVICE | MANA_MODEL_SETTINGS_IDENTITY);
+	set_bad("ports", "0", -EINVAL, "bad value '0' for key 'ports' (allowed: an integer 1..8");
+	set_bad("ports", "9", -EINVAL, "allowed: an integer 1..8");
+	set_bad("ports", "2x", -EINVAL, "for key 'ports'");
+	set_bad("ports", "", -EINVAL, "bad value '' for key 'ports'");
+	set_bad("ports", NULL, -EINVAL, "bad value '' for key 'ports'");
+	set_ok("ports", "2");
+	set_bad("ports", "2", -EINVAL, "for key 'ports': given twice (allowed");
+	set_bad("mac", "02:00:00:00:00", -EINVAL, "allowed: a MAC xx:xx:xx:xx:xx:xx");
+	set_bad("mac", "02:00:00:00:00:0g", -EINVAL, "for key 'mac'");
+	set_bad("mac", "02:00-00:00:00:01", -EINVAL, "for key 'mac'");
+	set_bad("mac", "0x:00:00:00:00:01", -EINVAL, "for key 'mac'");
+	set_bad("mac3", "zz", -EINVAL, "bad value 'zz' for key 'mac3'");
+	set_bad("wire", "gen:flows=0x", -EINVAL, "bad value 'gen:flows=0x' for key 'wire': ");
+	set_bad("wire", "bogus", -EINVAL, "(allowed: none|loop|pair:");
+	set_bad("doorbell", "page", -EINVAL, "allowed: queue, shared or memory");
+	set_bad("coalesce", "2", -EINVAL, "bad value '2' for key 'coalesce' (allowed: 0 or 1)");
+	set_bad("coalesce", "yes", -EINVAL, "allowed: 0 or 1");
+	set_bad("engine_cpu", "1024", -EINVAL, "allowed: an integer -1..1023");
+	set_bad("engine_cpu", "-2", -EINVAL, "allowed: an integer -1..1023");
+	set_bad("engine_cpu", " 1", -EINVAL, "for key 'engine_cpu'");
+	set_bad("numa", "1024", -EINVAL, "allowed: an integer -1..1023");
+	set_bad("max_qp", "0", -EINVAL, "allowed: an integer 1..65535");
+	set_bad("max_qp", "-1", -EINVAL, "allowed: an integer 1..65535");
+	set_bad("part", "1", -EINVAL, "allowed: 0 or 2");
+	set_bad("name", "a/b", -EINVAL, "allowed: a device name");
+	memset(long_name, 'n', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	set_bad("name", long_name, -EINVAL, "allowed: a device name of 1..31");
+	set_bad("pci", "0000:00:05", -EINVAL, "allowed: a PCI address dddd:bb:dd.f");
+	set_bad("pci", "0000:00:20.0", -EINVAL, "for key 'pci'");
+	set_bad("pci", "+000:00:05.0", -EINVAL, "for key 'pci'");
+	set_bad("pci", "0000:00:05.8", -EINVAL, "for key 'pci'");
+	set_bad("sysfs", "", -EINVAL, "for key 'sysfs'");
+	/* a refused value leaves the config as it was */
+	CHECK_EQ(s.cfg.nports, 2);
+	CHECK(s.cfg.rx_coalesce);
+	CHECK_EQ(s.cfg.engine_cpu, -1);
+	CHECK(!s.cfg.mac_set[0] && !s.cfg.mac_set[3]);
+	CHECK_EQ(s.cfg.wire[0].type, MANA_MODEL_WIRE_LOOP);
+}
+
+static void
+test_unknown_keys(void)
+{
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_bad("colour", "blue", -ENOENT, "unknown key 'colour'");
+	set_bad("wire8", "loop", -ENOENT, "unknown key 'wire8'");
+	set_bad("mac12", "02:00:00:00:00:01", -ENOENT, "unknown key 'mac12'");
+	set_bad("wire-1", "loop", -ENOENT, "unknown key 'wire-1'");
+	/* identity keys belong to the MANA_MODEL environment only */
+	set_bad("name", "x", -ENOENT, "unknown key 'name'");
+	set_bad("pci", "0000:00:05.0", -ENOENT, "unknown key 'pci'");
+	set_bad("sysfs", "/tmp", -ENOENT, "unknown key 'sysfs'");
+	CHECK(!s.any_given);
+}
+
+static void
+test_old_spellings(void)
+{
+	mana_model_settings_init(&s, "st0", MANA_MODEL_SETTINGS_DEVICE, "devarg");
+	CHECK_EQ(mana_model_settings_set(&s, "rx_coalesce", "0"), 0);
+	CHECK(strcmp(s.msg, "devarg rx_coalesce is deprecated, use coalesce") == 0);
+	CHECK(!s.cfg.rx_coalesce);
+	CHECK_EQ(mana_model_settings_set(&s, "doorbell", "shared"), 0);
+	CHECK_EQ(mana_model_settings_set(&s, "doorbell", "object"), 0);
+	CHECK(strcmp(s.msg, "devarg doorbell=object is deprecated, use doorbell=queue") == 0);
+	CHECK(!s.cfg.shared_doorbell);
+
+	mana_model_settings_init(&s, "st1", MANA_MODEL_SETTINGS_DEVICE, "MANA_MODEL");
+	CHECK_EQ(mana_model_settings_set(&s, "cpu", "3"), 0);
+	CHECK(strcmp(s.msg, "MANA_MODEL cpu is deprecated, use engine_cpu") == 0);
+	CHECK_EQ(s.cfg.engine_cpu, 3);
+	CHECK(s.engine_cpu_given);
+	/* an old spelling with a bad value is an error naming the key as written */
+	set_bad("cpu", "x", -EINVAL, "bad value 'x' for key 'cpu' (allowed: an integer -1..1023");
+	set_bad("rx_coalesce", "2", -EINVAL, "for key 'rx_coalesce' (allowed: 0 or 1)");
+	/* the next accepted key clears the note */
+	set_ok("coalesce", "1");
+}
+
+static void
+test_ports_derived(void)
+{
+	/* no ports=: one more than the highest port named */
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_ok("wire", "pair:1");
+	set_ok("wire", "pair:0");
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+	CHECK_EQ(s.cfg.nports, 2);
+
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_ok("mac3", "02:00:00:00:00:03");
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+	CHECK_EQ(s.cfg.nports, 4);
+
+	/* ports= given: every mac and wire must fit */
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_ok("ports", "2");
+	set_ok("wire", "loop");
+	set_ok("wire", "loop");
+	set_ok("wire", "loop");
+	CHECK_EQ(mana_model_settings_finish(&s), -EINVAL);
+	CHECK_MSG(strstr(s.msg, "sets port 2 but ports=2 (ports 0..1") != NULL, "%s", s.msg);
+
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_ok("ports", "1");
+	set_ok("wire1", "loop");
+	CHECK_EQ(mana_model_settings_finish(&s), -EINVAL);
+
+	/* nine mac= (or wire=): the ninth has no port */
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_PORTS; i++)
+		set_ok("wire", "none");
+	set_bad("wire", "none", -EINVAL, "given more than 8 times");
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_PORTS; i++)
+		set_ok("mac", "02:00:00:00:00:01");
+	set_bad("mac", "02:00:00:00:00:01", -EINVAL, "given more than 8 times");
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+	CHECK_EQ(s.cfg.nports, 8);
+}
+
+static void
+test_key_list(void)
+{
+	static const char *const want[] = {
+		"ports", "mac", "mac<N>", "wire", "wire<N>", "doorbell", "coalesce",
+		"engine_cpu", "numa", "max_qp", "part",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const char *k = mana_model_settings_key(MANA_MODEL_SETTINGS_DEVICE, i);
+
+		CHECK_MSG(k != NULL && strcmp(k, want[i]) == 0, "key %u: %s, want %s", i,
+			  k != NULL ? k : "(null)", want[i]);
+	}
+	CHECK_NULL(mana_model_settings_key(MANA_MODEL_SETTINGS_DEVICE, i));
+	CHECK(strcmp(mana_model_settings_key(MANA_MODEL_SETTINGS_IDENTITY, 0), "name") == 0);
+	CHECK(strcmp(mana_model_settings_key(MANA_MODEL_SETTINGS_IDENTITY, 2), "sysfs") == 0);
+	CHECK_NULL(mana_model_settings_key(MANA_MODEL_SETTINGS_IDENTITY, 3));
+}
+
+/* A parsed config creates a device that reports it. */
+static void
+test_creates_device(void)
+{
+	const struct mana_model_config *cfg;
+	struct mana_model *m;
+
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_ok("ports", "2");
+	set_ok("mac", "02:00:00:00:00:0a");
+	set_ok("wire", "pair:1");
+	set_ok("wire", "pair:0");
+	set_ok("doorbell", "shared");
+	set_ok("coalesce", "0");
+	set_ok("max_qp", "8");
+	REQUIRE_EQ(mana_model_settings_finish(&s), 0);
+	s.cfg.manual = true;
+	m = mana_model_create(&s.cfg);
+	REQUIRE_NOT_NULL(m);
+	cfg = mana_model_config(m);
+	CHECK_EQ(cfg->nports, 2);
+	CHECK(cfg->shared_doorbell);
+	CHECK(!cfg->rx_coalesce);
+	CHECK_EQ(cfg->max_qp, 8);
+	CHECK_EQ(cfg->wire[1].type, MANA_MODEL_WIRE_PAIR);
+	CHECK_EQ(cfg->mac[0][5], 0x0a);
+	CHECK_EQ(mana_model_destroy(m), 0);
+}
+
+static const struct unit_test tests[] = {
+	UNIT_TEST(test_defaults),
+	UNIT_TEST(test_good_values),
+	UNIT_TEST(test_bad_values),
+	UNIT_TEST(test_unknown_keys),
+	UNIT_TEST(test_old_spellings),
+	UNIT_TEST(test_ports_derived),
+	UNIT_TEST(test_key_list),
+	UNIT_TEST(test_creates_device),
+};
+
+UNIT_MAIN(tests)
