@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <stdlib.h>
 
 #include "mana_vs_backend.h"
 #include "mana_model.h"
