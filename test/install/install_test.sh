@@ -66,7 +66,8 @@ check_objects() {
 	local dir=$1 api=$2 f sec
 
 	for f in $api; do
-		sec=$(objdump -t "$dir"/*.o 2>/dev/null | awk -v s="$f" '$NF == s && $3 == "F" { print $4 }')
+		sec=$(objdump -t "$dir"/*.o 2>/dev/null |
+			awk -v s="$f" '$NF == s && $3 == "F" { print $4 }')
 		check_str "section of $f" "$sec" ".text.experimental"
 	done
 }
@@ -151,6 +152,15 @@ wait_xstat() {
 	done
 }
 
+fwd() {
+	block_val "Forward statistics for port" 0 "$1"
+}
+
+# info_val <key>: its last value in `show port info` output ("key: value").
+info_val() {
+	awk -F': *' -v k="$1" '$1 == k { v = $2 } END { print v }' "$OUT"
+}
+
 # The plugins mapped into the running testpmd (/proc/<pid>/maps).
 tp_maps() {
 	local pid
@@ -178,12 +188,10 @@ run_testpmd_autoload() {
 		"$(count_text "open shared lib $PMD_DIR/librte_pmd_mana.so")" -eq 1
 	check "mapped in testpmd: $PMD_DIR/librte_pmd_mana.so" \
 		"$(grep -c -x "$PMD_DIR/librte_pmd_mana.so" <<< "$maps")" -eq 1
-	check_str "port 0 driver" "$(awk -F': *' '/^Driver name/ { v = $2 } END { print v }' "$OUT")" \
-		"net_mana"
-	check_str "port 0 device (vPort 1 of net_mana0)" \
-		"$(awk -F': *' '/^Device name/ { v = $2 } END { print v }' "$OUT")" "net_mana0_port1"
-	check "forward RX-packets" "$(block_val "Forward statistics for port" 0 RX-packets)" -eq "$N"
-	check "forward TX-packets" "$(block_val "Forward statistics for port" 0 TX-packets)" -gt 0
+	check_str "port 0 driver" "$(info_val 'Driver name')" "net_mana"
+	check_str "port 0 device (vPort 1 of net_mana0)" "$(info_val 'Device name')" "net_mana0_port1"
+	check "forward RX-packets" "$(fwd RX-packets)" -eq "$N"
+	check "forward TX-packets" "$(fwd TX-packets)" -gt 0
 	check "NIC RX-packets" "$(nic RX-packets)" -eq "$N"
 	check "NIC TX-packets" "$(nic TX-packets)" -gt 0
 	check "dev_wire_gen_frames (the software device's counter)" \
@@ -266,7 +274,8 @@ run_testpmd() {
 	TP=
 	trap harness_cleanup EXIT
 
-	if ! meson install -C "$build" --no-rebuild --quiet --destdir "$D" >"$W/install.log" 2>&1; then
+	if ! meson install -C "$build" --no-rebuild --quiet --destdir "$D" \
+			>"$W/install.log" 2>&1; then
 		cat "$W/install.log"
 		fail "meson install --destdir $D"
 		harness_exit
