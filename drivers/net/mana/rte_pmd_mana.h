@@ -13,6 +13,11 @@
  * without stopping the datapath: while forwarding runs, ring positions and
  * counters of one answer may be a few packets apart. The model_* functions
  * return -ENOTSUP on real hardware.
+ *
+ * @warning
+ * @b EXPERIMENTAL: every function here is new and may change without prior
+ * notice (DPDK's rule for new API: the EXPERIMENTAL node of the plugin's
+ * version map; callers build with ALLOW_EXPERIMENTAL_API).
  */
 
 #ifndef RTE_PMD_MANA_H
@@ -20,6 +25,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <rte_compat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -100,11 +107,14 @@ struct rte_pmd_mana_counter {
 	uint64_t value;
 };
 
+__rte_experimental
 int rte_pmd_mana_port_info_get(uint16_t port_id, struct rte_pmd_mana_port_info *info);
 
 /** Fill up to max regions; returns the number the table holds (may exceed max) or -errno. */
+__rte_experimental
 int rte_pmd_mana_mr_table_get(uint16_t port_id, struct rte_pmd_mana_mr *mr, unsigned int max);
 
+__rte_experimental
 int rte_pmd_mana_rss_info_get(uint16_t port_id, struct rte_pmd_mana_rss_info *info);
 
 /**
@@ -113,33 +123,43 @@ int rte_pmd_mana_rss_info_get(uint16_t port_id, struct rte_pmd_mana_rss_info *in
  * Toeplitz hash and the table entry (hash & 63). Non-TCP/UDP flows hash
  * addresses only.
  */
+__rte_experimental
 int rte_pmd_mana_rss_flow_queue(uint16_t port_id, const struct rte_pmd_mana_flow *flow,
 				uint32_t *hash, uint16_t *entry);
 
+__rte_experimental
 int rte_pmd_mana_rxq_info_get(uint16_t port_id, uint16_t queue_id,
 			      struct rte_pmd_mana_queue_info *info);
+__rte_experimental
 int rte_pmd_mana_txq_info_get(uint16_t port_id, uint16_t queue_id,
 			      struct rte_pmd_mana_queue_info *info);
 
 /* ---- software device only -------------------------------------------- */
 
 /** Wire side link of the port's vPort. */
+__rte_experimental
 int rte_pmd_mana_model_link_set(uint16_t port_id, bool up);
 /** The next n TX WQEs of the port complete with error CQE type (33..41). */
+__rte_experimental
 int rte_pmd_mana_model_inject_tx_error(uint16_t port_id, uint32_t cqe_type, uint32_t n);
 /** Drop the next n frames arriving from the wire. */
+__rte_experimental
 int rte_pmd_mana_model_drop_next(uint16_t port_id, uint32_t n);
 /**
  * Hand one frame (len bytes, at most 9216) to the port's RX as if it came from
  * the wire; a frame longer than the RX buffers completes truncated.
  */
+__rte_experimental
 int rte_pmd_mana_model_inject_rx(uint16_t port_id, const void *frame, uint32_t len);
 /** Generator wire: rate in frames/s (0: as fast as possible) and flow count (>= 1). */
+__rte_experimental
 int rte_pmd_mana_model_gen_set(uint16_t port_id, uint64_t rate_pps, uint32_t flows);
 /** Device counters of the vPort; fills up to max, returns how many exist or -errno. */
+__rte_experimental
 int rte_pmd_mana_model_counters_get(uint16_t port_id, struct rte_pmd_mana_counter *c,
 				    unsigned int max);
 /** Last violation the device saw ("" if none) into buf. */
+__rte_experimental
 int rte_pmd_mana_model_last_error(uint16_t port_id, char *buf, unsigned int size);
 
 #ifdef __cplusplus
