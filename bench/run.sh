@@ -71,8 +71,8 @@ def load(name):
 srcdir = load('meson-info.json')['directories']['source']
 want = {('bench', 'fwd_bench'): 'bench',
         ('drivers/net/mana', 'rte_net_mana'): 'plugin',
-        ('test/rdma_compat', 'rte_net_mana_upstream'): 'up_plugin',
-        ('test/rdma_compat', 'mana_queue_state_preload'): 'up_preload',
+        ('test/system/rdma_compat', 'rte_net_mana_upstream'): 'up_plugin',
+        ('test/system/rdma_compat', 'mana_queue_state_preload'): 'up_preload',
         ('lib/ibverbs_model', 'ibverbs'): 'ibvm_lib',
         ('lib/ibverbs_model', 'mana'): 'ibvm_mana',
         ('examples', 'dpdk-l3fwd'): 'l3fwd',
@@ -246,7 +246,7 @@ cg_record() {	# tag peer len burst log dumpfile
 # The installed release's own net/mana (the upstream driver, built from its
 # DPDK source tree) on the model, through the replacement libibverbs/libmana,
 # in a private mount namespace whose plugin directory holds only what the
-# harness needs (as test/rdma_compat does): EAL loads every plugin of its
+# harness needs (as test/system/rdma_compat does): EAL loads every plugin of its
 # directory, and rdma-core's other providers (libmlx5) do not load on the
 # replacement.
 #

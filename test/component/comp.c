@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <stddef.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,21 +18,7 @@
 
 #include "comp.h"
 
-int comp_case_failed;
 void (*comp_teardown)(void);
-
-void
-comp_fail(const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "  FAIL %s:%d: ", file, line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	comp_case_failed = 1;
-}
 
 void
 comp_eal_init(const char *prog)
@@ -69,18 +54,20 @@ comp_run(const struct comp_case *cases, unsigned int n, int argc, char **argv)
 				sel = true;
 		if (!sel)
 			continue;
-		comp_case_failed = 0;
+		check_case = cases[i].name;
+		check_fails = 0;
 		t0 = comp_now_ms();
 		printf("RUN  %s\n", cases[i].name);
 		fflush(stdout);
 		cases[i].fn();
-		printf("%s %s (%llu ms)\n", comp_case_failed ? "FAIL" : "PASS", cases[i].name,
+		printf("%s %s (%llu ms)\n", check_fails != 0 ? "FAIL" : "PASS", cases[i].name,
 		       (unsigned long long)(comp_now_ms() - t0));
 		fflush(stdout);
-		failed += comp_case_failed;
+		failed += check_fails != 0;
 		ran++;
 	}
 	printf("%u/%u cases passed\n", ran - failed, ran);
+	check_case = NULL;
 	if (comp_teardown != NULL)
 		comp_teardown();
 	rte_eal_cleanup();

@@ -7,10 +7,10 @@
  * test case with rte_vdev_init(), frames crafted byte by byte, and the
  * software device's counters read through the model API the driver exports.
  *
- * A check that fails prints where and why and marks the case failed; a
- * REQUIRE that fails also ends the case (it returns from the case
- * function). main() runs the cases, prints PASS/FAIL for each and exits 1 if
- * any failed.
+ * Cases check with the macros of test/lib/check.h: a check that fails prints
+ * where and why and counts in check_fails, a REQUIRE that fails also ends the
+ * case (it returns from the case function). comp_run() runs the cases,
+ * prints PASS/FAIL for each and returns 1 if any failed.
  */
 
 #ifndef COMP_H
@@ -25,43 +25,11 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "check.h"
 #include "mana_model.h"
 
-extern int comp_case_failed;
-
-void comp_fail(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-#define CHECK(cond) do { \
-	if (!(cond)) \
-		comp_fail(__FILE__, __LINE__, "CHECK(%s)", #cond); \
-} while (0)
-
-#define CHECK_EQ(a, b) do { \
-	long long va_ = (long long)(a), vb_ = (long long)(b); \
-	if (va_ != vb_) \
-		comp_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, va_, vb_); \
-} while (0)
-
-#define CHECK_MSG(cond, ...) do { \
-	if (!(cond)) \
-		comp_fail(__FILE__, __LINE__, __VA_ARGS__); \
-} while (0)
-
-#define REQUIRE(cond) do { \
-	if (!(cond)) { \
-		comp_fail(__FILE__, __LINE__, "REQUIRE(%s)", #cond); \
-		return; \
-	} \
-} while (0)
-
-#define REQUIRE_EQ(a, b) do { \
-	long long va_ = (long long)(a), vb_ = (long long)(b); \
-	if (va_ != vb_) { \
-		comp_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, va_, vb_); \
-		return; \
-	} \
-} while (0)
+/* A failure with a message of its own at file:line (check.h's format). */
+#define comp_fail check_fail_at
 
 struct comp_case {
 	const char *name;

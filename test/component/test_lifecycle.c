@@ -111,7 +111,7 @@ test_restart_cycles(void)
 		CHECK_MSG(rte_mempool_avail_count(mp) == POOL_N,
 			  "after stop #%d: %u of %u mbufs in the pool", cycle,
 			  rte_mempool_avail_count(mp), POOL_N);
-		if (comp_case_failed)
+		if (check_fails)
 			break;
 	}
 	CHECK_EQ(rte_eth_link_get_nowait(pid, &link), 0);

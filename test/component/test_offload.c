@@ -368,7 +368,7 @@ ck_teardown(void)
 	if (rte_mempool_avail_count(ck_pool) != 4096) {
 		fprintf(stderr, "FAIL: %u of 4096 mbufs back in the pool after teardown\n",
 			rte_mempool_avail_count(ck_pool));
-		comp_case_failed = 1;
+		check_fails = 1;
 	}
 	rte_mempool_free(ck_pool);
 }
@@ -381,5 +381,5 @@ main(int argc, char **argv)
 	comp_eal_init(argv[0]);
 	comp_teardown = ck_teardown;
 	ret = comp_run(cases, RTE_DIM(cases), argc, argv);
-	return ret != 0 || comp_case_failed;
+	return ret != 0 || check_fails;
 }

@@ -151,7 +151,7 @@ child_exit_cleanup(void)
 		return 3;
 	if (mana_model_find("net_mana_ex1") != NULL)
 		return 4;
-	return comp_case_failed ? 1 : 0;
+	return check_fails ? 1 : 0;
 }
 
 /* Runs after rte_exit()'s cleanup: the vdev's device must be gone by then. */
@@ -166,7 +166,7 @@ check_ex2_gone(void)
 static int
 child_exit_rte_exit(void)
 {
-	if (child_start_gen("net_mana_ex2") < 0 || comp_case_failed || atexit(check_ex2_gone) != 0)
+	if (child_start_gen("net_mana_ex2") < 0 || check_fails || atexit(check_ex2_gone) != 0)
 		return 2;
 	rte_exit(7, "leaving with the port started\n");
 }
@@ -175,7 +175,7 @@ child_exit_rte_exit(void)
 static int
 child_exit_plain(void)
 {
-	if (child_start_gen("net_mana_ex3") < 0 || comp_case_failed)
+	if (child_start_gen("net_mana_ex3") < 0 || check_fails)
 		return 2;
 	exit(5);
 }
@@ -260,7 +260,7 @@ child_event_close(const char *vdev, enum rte_eth_event_type ev, rte_eth_dev_cb_f
 	else
 		CHECK_EQ(mana_model_fatal(m), 0);
 	CHECK_MSG(wait_cb(), "the callback did not finish (state %d)", cb_done);
-	if (comp_case_failed)
+	if (check_fails)
 		return 1;
 	CHECK(!rte_eth_dev_is_valid_port(pid));
 	CHECK(mana_model_find(vdev) == NULL);
@@ -277,7 +277,7 @@ child_event_close(const char *vdev, enum rte_eth_event_type ev, rte_eth_dev_cb_f
 		return 3;
 	loop_check(pid, 1, 1, child_mp);
 	CHECK_EQ(rte_eal_cleanup(), 0);
-	return comp_case_failed ? 1 : 0;
+	return check_fails ? 1 : 0;
 }
 
 static int
@@ -439,7 +439,7 @@ test_hotplug_remove(void)
 	REQUIRE(mp != NULL);
 	REQUIRE_EQ(rte_eal_hotplug_add("vdev", "net_mana_hp", args), 0);
 	start_two("net_mana_hp", mp, &p0, &p1);
-	if (comp_case_failed)
+	if (check_fails)
 		return;
 	CHECK_EQ(rte_eal_hotplug_remove("vdev", "net_mana_hp"), 0);
 	CHECK(!rte_eth_dev_is_valid_port(p0));
@@ -450,7 +450,7 @@ test_hotplug_remove(void)
 	/* Again, then removed through rte_dev_remove() of the ports' device. */
 	REQUIRE_EQ(rte_eal_hotplug_add("vdev", "net_mana_hp", args), 0);
 	start_two("net_mana_hp", mp, &p0, &p1);
-	if (comp_case_failed)
+	if (check_fails)
 		return;
 	REQUIRE_EQ(rte_eth_dev_info_get(p0, &info), 0);
 	CHECK_EQ(rte_dev_remove(info.device), 0);

@@ -59,7 +59,7 @@ pair_one_way(uint16_t from, uint16_t to, struct rte_mempool *mp, uint8_t seed)
 			  "frame %u: payload differs", i);
 		CHECK_EQ(rx[i]->nb_segs, 1);
 		CHECK_EQ(rx[i]->port, to);
-		if (comp_case_failed)
+		if (check_fails)
 			break;
 	}
 	comp_free(rx, got);

@@ -440,7 +440,7 @@ vl_teardown(void)
 	if (rte_mempool_avail_count(vl_pool) != VL_POOL_N) {
 		fprintf(stderr, "FAIL: %u of %u mbufs back in the pool after teardown\n",
 			rte_mempool_avail_count(vl_pool), VL_POOL_N);
-		comp_case_failed = 1;
+		check_fails = 1;
 	}
 	rte_mempool_free(vl_pool);
 }
@@ -453,5 +453,5 @@ main(int argc, char **argv)
 	comp_eal_init(argv[0]);
 	comp_teardown = vl_teardown;
 	ret = comp_run(cases, RTE_DIM(cases), argc, argv);
-	return ret != 0 || comp_case_failed;
+	return ret != 0 || check_fails;
 }

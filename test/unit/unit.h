@@ -5,13 +5,13 @@
 /*
  * A tiny unit test framework (no EAL, no DPDK).
  *
- * Each test is a void function; CHECK* macros record a failure with
- * file:line and the values involved and let the test continue, REQUIRE*
- * macros return from the test (use them before dereferencing a result).
- * UNIT_SKIP() ends a test as skipped. UNIT_MAIN(table) runs the tests named
- * on the command line (all of them when none is named; "-name" excludes
- * one), prints one line per test and exits 0 (all passed), 1 (a failure)
- * or 77 (every selected test was skipped: meson's "skipped" code).
+ * Each test is a void function checked with the CHECK and REQUIRE macros of
+ * test/lib/check.h (a REQUIRE that fails returns from the test: use it
+ * before dereferencing a result). UNIT_SKIP() ends a test as skipped.
+ * UNIT_MAIN(table) runs the tests named on the command line (all of them
+ * when none is named; "-name" excludes one), prints one line per test and
+ * exits 0 (all passed), 1 (a failure) or 77 (every selected test was
+ * skipped: meson's "skipped" code).
  * Each test runs in its own child process (see unit_run_one).
  */
 
@@ -29,115 +29,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check.h"
+
 struct unit_test {
 	const char *name;
 	void (*fn)(void);
 };
 
-/* State of the running test (one translation unit per executable). */
-static unsigned int unit_fails;
+/* Skipped state of the running test (one translation unit per executable). */
 static bool unit_skipped;
-static const char *unit_cur;
 
-#define UNIT_FAIL_AT(file, line, ...) do {					\
-	unit_fails++;								\
-	fprintf(stdout, "  FAIL %s:%d: [%s] ", file, line, unit_cur);		\
-	fprintf(stdout, __VA_ARGS__);						\
-	fputc('\n', stdout);							\
-} while (0)
-
-#define UNIT_FAIL(...) UNIT_FAIL_AT(__FILE__, __LINE__, __VA_ARGS__)
-
-/* Evaluates to the truth of cond; records a failure when false. */
-#define CHECK(cond) ({								\
-	bool unit_ok_ = !!(cond);						\
-	if (!unit_ok_)								\
-		UNIT_FAIL("CHECK(%s)", #cond);					\
-	unit_ok_;								\
-})
-
-#define CHECK_MSG(cond, ...) ({							\
-	bool unit_ok_ = !!(cond);						\
-	if (!unit_ok_) {							\
-		UNIT_FAIL("CHECK(%s)", #cond);					\
-		fprintf(stdout, "       ");					\
-		fprintf(stdout, __VA_ARGS__);					\
-		fputc('\n', stdout);						\
-	}									\
-	unit_ok_;								\
-})
-
-/* Integer equality; both sides shown in decimal and hex. */
-#define CHECK_EQ(a, b) ({							\
-	uint64_t unit_a_ = (uint64_t)(a), unit_b_ = (uint64_t)(b);		\
-	if (unit_a_ != unit_b_)							\
-		UNIT_FAIL("CHECK_EQ(%s, %s): %" PRId64 " (0x%" PRIx64		\
-			  ") != %" PRId64 " (0x%" PRIx64 ")", #a, #b,		\
-			  (int64_t)unit_a_, unit_a_, (int64_t)unit_b_, unit_b_);	\
-	unit_a_ == unit_b_;							\
-})
-
-#define CHECK_NE(a, b) ({							\
-	uint64_t unit_a_ = (uint64_t)(a), unit_b_ = (uint64_t)(b);		\
-	if (unit_a_ == unit_b_)							\
-		UNIT_FAIL("CHECK_NE(%s, %s): both %" PRId64 " (0x%" PRIx64 ")",	\
-			  #a, #b, (int64_t)unit_a_, unit_a_);			\
-	unit_a_ != unit_b_;							\
-})
-
-#define CHECK_GE(a, b) ({							\
-	uint64_t unit_a_ = (uint64_t)(a), unit_b_ = (uint64_t)(b);		\
-	if (unit_a_ < unit_b_)							\
-		UNIT_FAIL("CHECK_GE(%s, %s): %" PRIu64 " < %" PRIu64,		\
-			  #a, #b, unit_a_, unit_b_);				\
-	unit_a_ >= unit_b_;							\
-})
-
-#define CHECK_NULL(p) ({							\
-	const void *unit_p_ = (p);						\
-	if (unit_p_ != NULL)							\
-		UNIT_FAIL("CHECK_NULL(%s): %p", #p, unit_p_);			\
-	unit_p_ == NULL;							\
-})
-
-#define CHECK_MEM(a, b, n) ({							\
-	bool unit_ok_ = memcmp((a), (b), (n)) == 0;				\
-	if (!unit_ok_)								\
-		UNIT_FAIL("CHECK_MEM(%s, %s, %s): contents differ at byte %zu",	\
-			  #a, #b, #n, unit_memdiff((a), (b), (n)));		\
-	unit_ok_;								\
-})
-
-/* Return from the test function when the check fails. */
-#define REQUIRE(cond) do { if (!CHECK(cond)) return; } while (0)
-#define REQUIRE_EQ(a, b) do { if (!CHECK_EQ(a, b)) return; } while (0)
-#define REQUIRE_NOT_NULL(p) do {						\
-	if ((p) == NULL) {							\
-		UNIT_FAIL("REQUIRE_NOT_NULL(%s): NULL (errno %d %s)", #p,	\
-			  errno, strerror(errno));				\
-		return;								\
-	}									\
-} while (0)
+/* A failure with a message of its own (check.h's format, counted as a check). */
+#define UNIT_FAIL_AT(file, line, ...) CHECK_FAIL_AT(file, line, __VA_ARGS__)
+#define UNIT_FAIL(...) CHECK_FAIL(__VA_ARGS__)
 
 #define UNIT_SKIP(...) do {							\
 	unit_skipped = true;							\
-	fprintf(stdout, "  SKIP [%s] ", unit_cur);				\
+	fprintf(stdout, "  SKIP [%s] ", check_case);				\
 	fprintf(stdout, __VA_ARGS__);						\
 	fputc('\n', stdout);							\
 	return;									\
 } while (0)
-
-static inline size_t
-unit_memdiff(const void *a, const void *b, size_t n)
-{
-	const uint8_t *x = a, *y = b;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (x[i] != y[i])
-			return i;
-	return n;
-}
 
 static inline bool
 unit_selected(const char *name, int argc, char **argv)
@@ -169,14 +81,14 @@ unit_run_one(const struct unit_test *t)
 	int status;
 	pid_t pid;
 
-	unit_cur = t->name;
-	unit_fails = 0;
+	check_case = t->name;
+	check_fails = 0;
 	unit_skipped = false;
 	fflush(stdout);
 	if (getenv("UNIT_NOFORK") != NULL) {
 		t->fn();
 		fflush(stdout);
-		return unit_fails != 0 ? 1 : unit_skipped ? 77 : 0;
+		return check_fails != 0 ? 1 : unit_skipped ? 77 : 0;
 	}
 	pid = fork();
 	if (pid < 0) {
@@ -186,7 +98,7 @@ unit_run_one(const struct unit_test *t)
 	if (pid == 0) {
 		t->fn();
 		fflush(stdout);
-		exit(unit_fails != 0 ? 1 : unit_skipped ? 77 : 0);
+		exit(check_fails != 0 ? 1 : unit_skipped ? 77 : 0);
 	}
 	if (waitpid(pid, &status, 0) < 0) {
 		perror("waitpid");

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 net_mana authors
 #
-# The plugin of a -Dmodel=false build (test/model_less/meson.build).
+# The plugin of a -Dmodel=false build (test/system/model_less/meson.build).
 #   model_less_test.sh <plugin dir> symbols|vdev
 #   model_less_test.sh <plugin dir> rdma:<scenario> <rdma_backend_test.sh>
 # Exit: 0 pass, 1 fail, 77 skipped.

@@ -15,7 +15,8 @@
  *   wire come back on the RX queue with their completions, checksums and
  *   Toeplitz hash; a CQ event is delivered on the completion channel.
  *
- * It also checks the ABI the replacement promises (verbs_context layout and
+ * Its checks are the tests' CHECK/REQUIRE of test/lib/check.h (plain C, no
+ * project library). It also checks the ABI the replacement promises (verbs_context layout and
  * abi_compat) and the errno of unsupported verbs. The WQE/CQE encodings are
  * written here from device-contract.md sections 3-5, independently of the
  * project's mana_gdma.h.
@@ -41,6 +42,10 @@
 
 #include <infiniband/manadv.h>
 #include <infiniband/verbs.h>
+
+/* One program, no test functions: a failed REQUIRE ends it. */
+#define CHECK_REQUIRE_END exit(1)
+#include "check.h"
 
 /* rdma-core 44 layout (contract 9): what an unmodified binary relies on. */
 _Static_assert(sizeof(struct verbs_context) == 648, "verbs_context size");
@@ -72,26 +77,6 @@ static const uint8_t rss_key[40] = {
 	0x2c, 0x9c, 0x03, 0xd1, 0xad, 0x99, 0x44, 0xa7, 0xd9, 0x56,
 	0x3d, 0x59, 0x06, 0x3c, 0x25, 0xf3, 0xfc, 0x1f, 0xdc, 0x2a,
 };
-
-static int failures;
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		failures++;						\
-		fprintf(stderr, "FAIL %s:%d: ", __func__, __LINE__);	\
-		fprintf(stderr, __VA_ARGS__);				\
-		fputc('\n', stderr);					\
-	}								\
-} while (0)
-
-#define REQUIRE(cond, ...) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "FATAL %s:%d: ", __func__, __LINE__);	\
-		fprintf(stderr, __VA_ARGS__);				\
-		fputc('\n', stderr);					\
-		exit(1);						\
-	}								\
-} while (0)
 
 struct cq_poller {
 	volatile uint32_t *buf;	/* 16 dwords per CQE */
@@ -810,8 +795,8 @@ main(int argc, char **argv)
 	check_rx_completions(&a);
 	check_cq_event(&a);
 	teardown(&a);
-	if (failures != 0) {
-		printf("verbs_compat: %d check(s) failed\n", failures);
+	if (check_fails != 0) {
+		printf("verbs_compat: %u check(s) failed\n", check_fails);
 		return 1;
 	}
 	printf("verbs_compat: all checks passed (doorbell %s, coalescing %s)\n",

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 net_mana authors
 #
-# Shared harness of the dpdk-testpmd script tests (test/testpmd, test/pci,
-# test/multiprocess, test/rdma_backend): one interactive testpmd fed through
+# Shared harness of the dpdk-testpmd script tests (test/system/testpmd, pci,
+# multiprocess, rdma_backend): one interactive testpmd fed through
 # a FIFO, its output in a file that the checks parse. Sourced; the caller
 # sets PMD_DIR, SCENARIO, TESTPMD and DEADLINE_S, then calls harness_init,
 # and ends with harness_exit.

@@ -8,7 +8,7 @@
 # loader does at start-up and names the first that is missing. Debian 13's
 # testpmd links rdma-core 56's providers (libmlx5, ...), which import private
 # libibverbs symbols; a later rdma-core may add more than the replacement
-# carries. Sourced by testpmd_harness.sh and test/rdma_compat/upstream_testpmd.sh.
+# carries. Sourced by testpmd_harness.sh and test/system/rdma_compat/upstream_testpmd.sh.
 
 require_loadable() {
 	local missing
