@@ -4,7 +4,7 @@
 
 /*
  * Internal declarations of the replacement libibverbs.so.1 / libmana.so.1
- * that put the software MANA device (lib/verbs_shim/model) behind rdma-core
+ * that put the software MANA device (lib/mana_model) behind rdma-core
  * 44's binary interface, so programs built against rdma-core run on the
  * model unchanged (LD_LIBRARY_PATH).
  */

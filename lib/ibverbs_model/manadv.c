@@ -3,10 +3,11 @@
  */
 
 /*
- * The replacement libmana.so.1: manadv on the software MANA device. The model
- * lives in the replacement libibverbs.so.1 (one instance per process, like
- * the kernel objects behind rdma-core); libmana reaches it through that
- * library's MANA_MODEL_PRIVATE exports (ibvm_manadv_*, which also count the
+ * The replacement libmana.so.1: manadv on the software MANA device. The
+ * device's contexts are those the replacement libibverbs.so.1 opened (over
+ * libmana_model.so, one instance per process, like the kernel objects behind
+ * rdma-core); libmana reaches them through that library's MANA_MODEL_PRIVATE
+ * exports (ibvm_manadv_*, which also count the
  * calls), as rdma-core's libmana reaches libibverbs through
  * IBVERBS_PRIVATE_34.
  */

@@ -7,7 +7,7 @@
  *
  * A model device looks to its users exactly like a MANA device behind
  * rdma-core 44: its verbs objects are rdma-core's own structures and its
- * rings, CQEs and doorbells follow drivers/net/mana/mana_gdma.h. This header
+ * rings, CQEs and doorbells follow lib/mana_hw/mana_gdma.h. This header
  * adds what only a software device has: creating it, wiring its vPorts, the
  * engine (thread or manual stepping), fault injection and counters.
  *
