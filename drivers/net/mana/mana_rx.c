@@ -94,13 +94,6 @@ static const uint32_t rx_l4_ptype[256] = {
 	[IPPROTO_UDP] = RTE_PTYPE_L4_UDP,
 };
 
-static inline uint32_t
-rx_owner_expected(const struct mana_rxq *rxq, uint32_t c)
-{
-	/* c / count with count a power of two (count = desc_mask + 1) */
-	return (c >> rte_bsf32(rxq->cq_count)) & GDMA_CQE_OWNER_MASK;
-}
-
 /* Post one RX WQE: 8-byte header, 8 zero OOB bytes, one SGE; 1 BU. */
 static inline void
 rx_post_one(struct mana_rxq *rxq, struct rte_mbuf *m, uint64_t sge_hi)
@@ -471,12 +464,13 @@ mana_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	const uint16_t data_off = rxq->data_off;
 	const struct gdma_cqe *ring = rxq->cq_ring;
 	struct rte_mbuf **sw_ring = rxq->sw_ring, **out, **end = pkts + n;
-	uint32_t head = rxq->cq_head, tail, len, info, owner, expected, type, dw1, i, max;
+	uint32_t head = rxq->cq_head, tail, len, type, dw1, i, max;
 	uint32_t avail, room, nb, k, pend = 0;
 	uint64_t coalesced = 0, bytes = 0;
 	/* Flags and tag of the last CQE's dword 1: consecutive CQEs mostly share it. */
 	uint32_t last_dw1 = 0, tci_hi = rx_cqe_tci_hi(0);
 	uint64_t ol = rx_cqe_ol_flags(0);
+	enum gdma_cqe_owner_state state;
 	const struct gdma_cqe *cqe;
 	const uint32_t *ppi;
 	struct rte_mbuf *m;
@@ -489,11 +483,10 @@ mana_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	avail = RTE_MIN((uint32_t)(end - out), rxq->sw_head - tail);
 	while (out != end) {
 		cqe = &ring[head & mask];
-		info = __atomic_load_n(&cqe->info, __ATOMIC_RELAXED);
-		owner = GDMA_GET(info, GDMA_CQE_OWNER);
-		expected = (head >> shift) & GDMA_CQE_OWNER_MASK;
-		if (owner != expected) {
-			if (owner != ((expected - 1) & GDMA_CQE_OWNER_MASK))
+		state = gdma_cqe_owner_state(__atomic_load_n(&cqe->info, __ATOMIC_RELAXED),
+					     head >> shift);
+		if (state != GDMA_CQE_NEW) {
+			if (state == GDMA_CQE_OVERFLOW)
 				rxq->stats.cq_overflow++;
 			break;
 		}
@@ -870,15 +863,17 @@ mana_rx_queue_count_t
 mana_rx_queue_count(void *q)
 {
 	struct mana_rxq *rxq = q;
-	uint32_t c = rxq->cq_head, n = rxq->pend.n - rxq->pend.i, k, i, type;
+	uint32_t c = rxq->cq_head, n = rxq->pend.n - rxq->pend.i, k, i, type, shift;
 	const struct gdma_cqe *cqe;
 
 	if (rxq->cq_ring == NULL)
 		return 0;
+	/* c / count with count a power of two (count = desc_mask + 1) */
+	shift = rte_bsf32(rxq->cq_count);
 	for (k = 0; k < rxq->cq_count; k++, c++) {
 		cqe = &rxq->cq_ring[c & rxq->desc_mask];
-		if (GDMA_GET(__atomic_load_n(&cqe->info, __ATOMIC_ACQUIRE), GDMA_CQE_OWNER) !=
-		    rx_owner_expected(rxq, c))
+		if (gdma_cqe_owner_state(__atomic_load_n(&cqe->info, __ATOMIC_ACQUIRE),
+					 c >> shift) != GDMA_CQE_NEW)
 			break;
 		type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
 		if (type == CQE_RX_OKAY)

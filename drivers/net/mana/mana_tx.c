@@ -205,16 +205,16 @@ static uint32_t
 tx_complete(struct mana_txq *txq, uint32_t budget)
 {
 	uint32_t shift = rte_bsf32(txq->cq_count);
-	uint32_t done = 0, info, owner, expected, tail;
+	enum gdma_cqe_owner_state state;
 	const struct gdma_cqe *cqe;
+	uint32_t done = 0, tail;
 
 	while (done < budget) {
 		cqe = &txq->cq_ring[txq->cq_head & txq->desc_mask];
-		info = __atomic_load_n(&cqe->info, __ATOMIC_RELAXED);
-		owner = GDMA_GET(info, GDMA_CQE_OWNER);
-		expected = (txq->cq_head >> shift) & GDMA_CQE_OWNER_MASK;
-		if (owner != expected) {
-			if (owner != ((expected - 1) & GDMA_CQE_OWNER_MASK))
+		state = gdma_cqe_owner_state(__atomic_load_n(&cqe->info, __ATOMIC_RELAXED),
+					     txq->cq_head >> shift);
+		if (state != GDMA_CQE_NEW) {
+			if (state == GDMA_CQE_OVERFLOW)
 				txq->stats.cq_overflow++;
 			break;
 		}
