@@ -369,59 +369,36 @@ tx_room(const struct mana_txq *txq, uint32_t want)
 }
 
 /*
- * Fast path: a direct single-segment mbuf without offload flags from the
- * pool whose lkey is cached takes a 1-BU WQE (header + short OOB from the
- * queue's template, one SGE) written as four 8-byte stores, in runs up to
- * the next wrap of the descriptor ring or the SQ. Room is checked once per
- * burst for 1-BU packets; tx_post checks its own exactly.
+ * Fast path: post up to max packets as 1-BU WQEs (header + short OOB from
+ * the queue's template, one SGE, written as four 8-byte stores) while they
+ * are direct single-segment mbufs without offload flags from the pool whose
+ * lkey is cached; returns the number posted. The caller checked the room for
+ * max 1-BU WQEs. Runs go up to the next wrap of the descriptor ring or the
+ * SQ, indexed from locals: the ring stores could otherwise alias every txq
+ * field, and masking per packet costs registers.
  */
-uint16_t
-mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+static inline uint32_t
+tx_post_fast(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max)
 {
-	struct mana_txq *txq = q;
 	const uint64_t slow = txq->long_oob_only ? UINT64_MAX : MANA_TX_SLOW_FLAGS;
-	const uint64_t hdr = txq->hdr_tmpl, oob = txq->oob_tmpl;
+	const uint64_t hdr = txq->hdr_tmpl, oob = txq->oob_tmpl, lkey = txq->lk_key;
+	const struct rte_mempool *lk_pool = txq->lk_pool;
 	const uint32_t dmask = txq->desc_mask;
-	uint32_t *last_oob = NULL, gen, head, head0, sq_head, bytes, bytes0, len, d, s, run, i;
-	uint32_t slow_end;
-	const struct rte_mempool *lk_pool;
-	struct rte_mbuf **mbufs, **next = pkts, **end;
+	uint32_t head = txq->desc_head, sq_head = txq->sq_head, bytes = txq->bytes_posted;
+	uint32_t done = 0, d, s, run, len, i;
+	struct rte_mbuf **mbufs, **next;
 	struct mana_tx_desc *desc;
 	struct rte_mbuf *m;
-	uint64_t *w, lkey;
-	uint32_t nb;
+	uint64_t *w;
 
-	tx_complete(txq, UINT32_MAX);
-	gen = __atomic_load_n(&txq->priv->mr.gen, __ATOMIC_ACQUIRE);
-	if (unlikely(gen != txq->lk_gen)) {
-		txq->lk_pool = NULL;
-		txq->lk_nopool = NULL;
-		txq->lk_gen = gen;
-	}
-	end = pkts + tx_room(txq, n);
-	head = txq->desc_head;
-	head0 = head;
-	sq_head = txq->sq_head;
-	bytes = txq->bytes_posted;
-	bytes0 = bytes;
-	slow_end = sq_head - 1;	/* never equal to sq_head while no tx_post WQE is last */
-again:
-	lk_pool = txq->lk_pool;
-	lkey = txq->lk_key;
-	/*
-	 * Runs up to the next wrap of the descriptor ring or the SQ: plain
-	 * indexing from locals (the ring stores could otherwise alias every
-	 * txq field, and masking per packet costs registers).
-	 */
-	for (;;) {
+	while (done < max) {
 		d = head & dmask;
 		s = sq_head & (txq->sq_bu - 1);
-		run = RTE_MIN((uint32_t)(end - next), RTE_MIN(txq->nb_desc - d, txq->sq_bu - s));
-		if (run == 0)
-			goto done;
+		run = RTE_MIN(max - done, RTE_MIN(txq->nb_desc - d, txq->sq_bu - s));
 		w = (uint64_t *)(txq->sq_buf + ((size_t)s << GDMA_WQE_BU_SHIFT));
 		mbufs = &txq->mbufs[d];
 		desc = &txq->desc[d];
+		next = &pkts[done];
 		for (i = 0; i < run; i++, w += 4) {
 			m = next[i];
 			if (unlikely((m->ol_flags & slow) || m->nb_segs != 1 || m->pool != lk_pool))
@@ -440,39 +417,74 @@ again:
 		}
 		head += i;
 		sq_head += i;
-		next += i;
+		done += i;
 		if (i < run)
 			break;
 	}
-	m = *next;
 	txq->desc_head = head;
 	txq->sq_head = sq_head;
 	txq->bytes_posted = bytes;
-	w = (uint64_t *)tx_post(txq, m);
-	if (w != NULL) {
-		last_oob = (uint32_t *)w;
-		slow_end = txq->sq_head;
-		head = txq->desc_head;
-		sq_head = txq->sq_head;
-		bytes = txq->bytes_posted;
-		next++;
-		end = next + tx_room(txq, n - (next - pkts));
-		goto again;
+	return done;
+}
+
+/* Drop the pool lkey caches when the MR table changed since they were filled. */
+static inline void
+tx_lkey_revalidate(struct mana_txq *txq)
+{
+	uint32_t gen = __atomic_load_n(&txq->priv->mr.gen, __ATOMIC_ACQUIRE);
+
+	if (unlikely(gen != txq->lk_gen)) {
+		txq->lk_pool = NULL;
+		txq->lk_nopool = NULL;
+		txq->lk_gen = gen;
 	}
-done:
-	nb = next - pkts;
-	txq->desc_head = head;
-	txq->sq_head = sq_head;
-	txq->bytes_posted = bytes;
+}
+
+/*
+ * Runs of fast-path packets (tx_post_fast), each as long as the room for
+ * 1-BU WQEs allows, with one packet through tx_post between them, until the
+ * burst is posted, the room is used up or a packet cannot be posted. Then
+ * one CQE request (suppression) or every descriptor signalled, and one
+ * doorbell for the burst.
+ */
+uint16_t
+mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mana_txq *txq = q;
+	const uint32_t dmask = txq->desc_mask;
+	uint32_t *oob, *last_oob = NULL, head0, bytes0, head, room, k, nb = 0;
+	bool last_fast = false;	/* the burst's last WQE came from tx_post_fast */
+
+	tx_complete(txq, UINT32_MAX);
+	tx_lkey_revalidate(txq);
+	head0 = txq->desc_head;
+	bytes0 = txq->bytes_posted;
+	while (nb < n) {
+		room = tx_room(txq, n - nb);
+		k = tx_post_fast(txq, &pkts[nb], room);
+		nb += k;
+		if (k > 0)
+			last_fast = true;
+		if (k == room)
+			break;
+		/* pkts[nb] needs the general path. */
+		oob = tx_post(txq, pkts[nb]);
+		if (oob == NULL)
+			break;
+		last_oob = oob;
+		last_fast = false;
+		nb++;
+	}
 	if (nb == 0)
 		return 0;
+	head = txq->desc_head;
 	txq->stats.packets += nb;
-	txq->stats.bytes += bytes - bytes0;
+	txq->stats.bytes += txq->bytes_posted - bytes0;
 	if (txq->suppress) {
 		/* The burst's last WQE produces the CQE that retires it all. */
-		if (sq_head != slow_end)	/* a fast-path WQE of 1 BU */
+		if (last_fast)	/* a WQE of 1 BU */
 			last_oob = (uint32_t *)(txq->sq_buf + GDMA_WQE_HDR_SIZE +
-				(((sq_head - 1) << GDMA_WQE_BU_SHIFT) & txq->sq_mask));
+				(((txq->sq_head - 1) << GDMA_WQE_BU_SHIFT) & txq->sq_mask));
 		rte_compiler_barrier();
 		*last_oob &= ~GDMA_SET(MANA_TX_SUPPRESS_CQE, 1);
 		txq->desc[(head - 1) & dmask].bytes |= MANA_TX_DESC_SIG;
@@ -482,7 +494,8 @@ done:
 			txq->desc[head0 & dmask].bytes |= MANA_TX_DESC_SIG;
 	}
 	rte_wmb();
-	rte_write64_relaxed(gdma_db_wq(txq->sq_id, sq_head), txq->db_page + GDMA_DB_OFFSET_SQ);
+	rte_write64_relaxed(gdma_db_wq(txq->sq_id, txq->sq_head),
+			    txq->db_page + GDMA_DB_OFFSET_SQ);
 	return nb;
 }
 
