@@ -357,16 +357,19 @@ int mana_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid);
 void mana_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info *qinfo);
 
 /* mana_tx.c */
+uint16_t mana_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mana_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t n);
+int mana_tx_done_cleanup(void *txq, uint32_t free_cnt);
+int mana_tx_descriptor_status(void *txq, uint16_t offset);
+void mana_tx_drop_inflight(struct mana_txq *txq);
+
+/* mana_txq.c */
 int mana_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			unsigned int socket, const struct rte_eth_txconf *conf);
 void mana_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
 int mana_txq_start(struct mana_priv *priv, struct mana_txq *txq);
 void mana_txq_stop(struct mana_txq *txq);
 void mana_txq_stats_reset(struct mana_txq *txq);
-uint16_t mana_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
-uint16_t mana_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t n);
-int mana_tx_done_cleanup(void *txq, uint32_t free_cnt);
-int mana_tx_descriptor_status(void *txq, uint16_t offset);
 void mana_txq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_txq_info *qinfo);
 
 /* mana_rss.c */
