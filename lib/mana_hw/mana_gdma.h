@@ -274,6 +274,30 @@ gdma_cqe_owner_expected(uint32_t c, uint32_t count)
 	return (c / count) & GDMA_CQE_OWNER_MASK;
 }
 
+/* What the owner bits of a CQE tell its consumer (contract 4.2). */
+enum gdma_cqe_owner_state {
+	GDMA_CQE_EMPTY,		/* the previous lap's owner: nothing new yet */
+	GDMA_CQE_NEW,		/* this lap's owner: a completion to consume */
+	GDMA_CQE_OVERFLOW,	/* any other owner: the producer overran the consumer */
+};
+
+/*
+ * The one owner check of every CQ consumer: info is the CQE's dword 15 as
+ * loaded by the caller (who chooses the memory order), lap is the consumer
+ * index divided by the entry count, c / count (a shift for power-of-two
+ * rings, so the hot paths divide nothing).
+ */
+static inline enum gdma_cqe_owner_state
+gdma_cqe_owner_state(uint32_t info, uint32_t lap)
+{
+	uint32_t owner = GDMA_GET(info, GDMA_CQE_OWNER);
+
+	if (owner != (lap & GDMA_CQE_OWNER_MASK))
+		return owner == ((lap - 1) & GDMA_CQE_OWNER_MASK) ?
+			GDMA_CQE_EMPTY : GDMA_CQE_OVERFLOW;
+	return GDMA_CQE_NEW;
+}
+
 /* ---- Doorbells (contract 5.2) -------------------------------------- */
 
 #define GDMA_DOORBELL_PAGE_SIZE		4096

@@ -234,14 +234,14 @@ fx_cq_poll(struct fx_cqv *c, struct gdma_cqe *out)
 {
 	struct gdma_cqe *e = (struct gdma_cqe *)c->dv.buf + c->c % c->dv.count;
 	uint32_t info = __atomic_load_n(&e->info, __ATOMIC_ACQUIRE);
-	uint32_t o = GDMA_GET(info, GDMA_CQE_OWNER);
-	uint32_t want = gdma_cqe_owner_expected(c->c, c->dv.count);
+	enum gdma_cqe_owner_state state = gdma_cqe_owner_state(info, c->c / c->dv.count);
 
-	if (o == ((c->c / c->dv.count - 1) & GDMA_CQE_OWNER_MASK))
+	if (state == GDMA_CQE_EMPTY)
 		return false;
-	if (o != want) {
+	if (state == GDMA_CQE_OVERFLOW) {
 		UNIT_FAIL("CQ %u overflow at C=%u: owner %u, expected %u", c->dv.cq_id, c->c,
-			  o, want);
+			  GDMA_GET(info, GDMA_CQE_OWNER),
+			  gdma_cqe_owner_expected(c->c, c->dv.count));
 		return false;
 	}
 	memcpy(out, e, sizeof(*out));

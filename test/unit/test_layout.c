@@ -338,6 +338,18 @@ test_owner(void)
 	CHECK_EQ(gdma_cqe_owner_expected(8 * 64, 64), 0);
 	CHECK_EQ(gdma_cqe_owner_expected(9 * 256 + 1, 256), 1);
 	CHECK_EQ(gdma_cqe_owner_expected(192 * 13 + 7, 192), 5);
+	/* New on this lap's owner, empty on the previous lap's, overflow otherwise. */
+	CHECK_EQ(gdma_cqe_owner_state(0xA0000000, 5), GDMA_CQE_NEW);
+	CHECK_EQ(gdma_cqe_owner_state(0x80000000, 5), GDMA_CQE_EMPTY);
+	CHECK_EQ(gdma_cqe_owner_state(0xC0000000, 5), GDMA_CQE_OVERFLOW);
+	CHECK_EQ(gdma_cqe_owner_state(0x60000000, 5), GDMA_CQE_OVERFLOW);
+	/* Only bits 29..31 count; the lap wraps at 8. */
+	CHECK_EQ(gdma_cqe_owner_state(0x1FFFFFFF, 8), GDMA_CQE_NEW);
+	CHECK_EQ(gdma_cqe_owner_state(0xFFFFFFFF, 8), GDMA_CQE_EMPTY);
+	CHECK_EQ(gdma_cqe_owner_state(0x20000000, 9), GDMA_CQE_NEW);
+	CHECK_EQ(gdma_cqe_owner_state(0xE0000000, 0), GDMA_CQE_EMPTY);
+	/* The first CQE of a new CQ: lap 1; a zeroed ring reads as empty. */
+	CHECK_EQ(gdma_cqe_owner_state(0, 1), GDMA_CQE_EMPTY);
 }
 
 static void

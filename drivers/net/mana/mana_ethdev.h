@@ -334,6 +334,12 @@ int mana_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *na
 			  unsigned int size);
 
 /* mana_rx.c */
+uint16_t mana_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+bool mana_rx_post_all(struct mana_rxq *rxq);
+int mana_rx_descriptor_status(void *rxq, uint16_t offset);
+mana_rx_queue_count_t mana_rx_queue_count(void *rxq);
+
+/* mana_rxq.c */
 int mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			unsigned int socket, const struct rte_eth_rxconf *conf,
 			struct rte_mempool *mp);
@@ -342,24 +348,24 @@ int mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr
 int mana_rxq_start(struct mana_rxq *rxq);
 void mana_rxq_stop(struct mana_rxq *rxq);
 int mana_vlan_offload_set(struct rte_eth_dev *dev, int mask);
-uint16_t mana_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 int mana_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid);
-int mana_rx_descriptor_status(void *rxq, uint16_t offset);
-mana_rx_queue_count_t mana_rx_queue_count(void *rxq);
 void mana_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info *qinfo);
 
 /* mana_tx.c */
+uint16_t mana_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mana_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t n);
+int mana_tx_done_cleanup(void *txq, uint32_t free_cnt);
+int mana_tx_descriptor_status(void *txq, uint16_t offset);
+void mana_tx_drop_inflight(struct mana_txq *txq);
+
+/* mana_txq.c */
 int mana_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			unsigned int socket, const struct rte_eth_txconf *conf);
 void mana_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
 int mana_txq_start(struct mana_priv *priv, struct mana_txq *txq);
 void mana_txq_stop(struct mana_txq *txq);
 void mana_txq_stats_reset(struct mana_txq *txq);
-uint16_t mana_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
-uint16_t mana_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t n);
-int mana_tx_done_cleanup(void *txq, uint32_t free_cnt);
-int mana_tx_descriptor_status(void *txq, uint16_t offset);
 void mana_txq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_txq_info *qinfo);
 
 /* mana_rss.c */

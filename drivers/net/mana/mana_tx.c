@@ -3,8 +3,8 @@
  */
 
 /*
- * TX queues: setup/release, verbs objects, the burst function, prepare,
- * completion handling and descriptor status.
+ * TX burst: the burst function, prepare, completion handling and descriptor
+ * status (queue control: mana_txq.c).
  *
  * Space: a packet needs one descriptor (desc[], nb_desc entries, which also
  * bounds outstanding CQEs to the CQ size) and its WQE's size in BUs of SQ
@@ -41,15 +41,12 @@
 
 #include <errno.h>
 #include <stddef.h>
-#include <string.h>
 
 #include <rte_io.h>
-#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_net.h>
 
 #include "mana_ethdev.h"
-#include "mana_logs.h"
 
 #define MANA_TX_WQE_OFF_MASK	MANA_TXCQE_WQE_OFFSET_MASK
 /* Anything in ol_flags that keeps a packet off the fast path (no OOB fields, lkey by pool). */
@@ -205,16 +202,16 @@ static uint32_t
 tx_complete(struct mana_txq *txq, uint32_t budget)
 {
 	uint32_t shift = rte_bsf32(txq->cq_count);
-	uint32_t done = 0, info, owner, expected, tail;
+	enum gdma_cqe_owner_state state;
 	const struct gdma_cqe *cqe;
+	uint32_t done = 0, tail;
 
 	while (done < budget) {
 		cqe = &txq->cq_ring[txq->cq_head & txq->desc_mask];
-		info = __atomic_load_n(&cqe->info, __ATOMIC_RELAXED);
-		owner = GDMA_GET(info, GDMA_CQE_OWNER);
-		expected = (txq->cq_head >> shift) & GDMA_CQE_OWNER_MASK;
-		if (owner != expected) {
-			if (owner != ((expected - 1) & GDMA_CQE_OWNER_MASK))
+		state = gdma_cqe_owner_state(__atomic_load_n(&cqe->info, __ATOMIC_RELAXED),
+					     txq->cq_head >> shift);
+		if (state != GDMA_CQE_NEW) {
+			if (state == GDMA_CQE_OVERFLOW)
 				txq->stats.cq_overflow++;
 			break;
 		}
@@ -369,59 +366,36 @@ tx_room(const struct mana_txq *txq, uint32_t want)
 }
 
 /*
- * Fast path: a direct single-segment mbuf without offload flags from the
- * pool whose lkey is cached takes a 1-BU WQE (header + short OOB from the
- * queue's template, one SGE) written as four 8-byte stores, in runs up to
- * the next wrap of the descriptor ring or the SQ. Room is checked once per
- * burst for 1-BU packets; tx_post checks its own exactly.
+ * Fast path: post up to max packets as 1-BU WQEs (header + short OOB from
+ * the queue's template, one SGE, written as four 8-byte stores) while they
+ * are direct single-segment mbufs without offload flags from the pool whose
+ * lkey is cached; returns the number posted. The caller checked the room for
+ * max 1-BU WQEs. Runs go up to the next wrap of the descriptor ring or the
+ * SQ, indexed from locals: the ring stores could otherwise alias every txq
+ * field, and masking per packet costs registers.
  */
-uint16_t
-mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+static inline uint32_t
+tx_post_fast(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max)
 {
-	struct mana_txq *txq = q;
 	const uint64_t slow = txq->long_oob_only ? UINT64_MAX : MANA_TX_SLOW_FLAGS;
-	const uint64_t hdr = txq->hdr_tmpl, oob = txq->oob_tmpl;
+	const uint64_t hdr = txq->hdr_tmpl, oob = txq->oob_tmpl, lkey = txq->lk_key;
+	const struct rte_mempool *lk_pool = txq->lk_pool;
 	const uint32_t dmask = txq->desc_mask;
-	uint32_t *last_oob = NULL, gen, head, head0, sq_head, bytes, bytes0, len, d, s, run, i;
-	uint32_t slow_end;
-	const struct rte_mempool *lk_pool;
-	struct rte_mbuf **mbufs, **next = pkts, **end;
+	uint32_t head = txq->desc_head, sq_head = txq->sq_head, bytes = txq->bytes_posted;
+	uint32_t done = 0, d, s, run, len, i;
+	struct rte_mbuf **mbufs, **next;
 	struct mana_tx_desc *desc;
 	struct rte_mbuf *m;
-	uint64_t *w, lkey;
-	uint32_t nb;
+	uint64_t *w;
 
-	tx_complete(txq, UINT32_MAX);
-	gen = __atomic_load_n(&txq->priv->mr.gen, __ATOMIC_ACQUIRE);
-	if (unlikely(gen != txq->lk_gen)) {
-		txq->lk_pool = NULL;
-		txq->lk_nopool = NULL;
-		txq->lk_gen = gen;
-	}
-	end = pkts + tx_room(txq, n);
-	head = txq->desc_head;
-	head0 = head;
-	sq_head = txq->sq_head;
-	bytes = txq->bytes_posted;
-	bytes0 = bytes;
-	slow_end = sq_head - 1;	/* never equal to sq_head while no tx_post WQE is last */
-again:
-	lk_pool = txq->lk_pool;
-	lkey = txq->lk_key;
-	/*
-	 * Runs up to the next wrap of the descriptor ring or the SQ: plain
-	 * indexing from locals (the ring stores could otherwise alias every
-	 * txq field, and masking per packet costs registers).
-	 */
-	for (;;) {
+	while (done < max) {
 		d = head & dmask;
 		s = sq_head & (txq->sq_bu - 1);
-		run = RTE_MIN((uint32_t)(end - next), RTE_MIN(txq->nb_desc - d, txq->sq_bu - s));
-		if (run == 0)
-			goto done;
+		run = RTE_MIN(max - done, RTE_MIN(txq->nb_desc - d, txq->sq_bu - s));
 		w = (uint64_t *)(txq->sq_buf + ((size_t)s << GDMA_WQE_BU_SHIFT));
 		mbufs = &txq->mbufs[d];
 		desc = &txq->desc[d];
+		next = &pkts[done];
 		for (i = 0; i < run; i++, w += 4) {
 			m = next[i];
 			if (unlikely((m->ol_flags & slow) || m->nb_segs != 1 || m->pool != lk_pool))
@@ -440,39 +414,74 @@ again:
 		}
 		head += i;
 		sq_head += i;
-		next += i;
+		done += i;
 		if (i < run)
 			break;
 	}
-	m = *next;
 	txq->desc_head = head;
 	txq->sq_head = sq_head;
 	txq->bytes_posted = bytes;
-	w = (uint64_t *)tx_post(txq, m);
-	if (w != NULL) {
-		last_oob = (uint32_t *)w;
-		slow_end = txq->sq_head;
-		head = txq->desc_head;
-		sq_head = txq->sq_head;
-		bytes = txq->bytes_posted;
-		next++;
-		end = next + tx_room(txq, n - (next - pkts));
-		goto again;
+	return done;
+}
+
+/* Drop the pool lkey caches when the MR table changed since they were filled. */
+static inline void
+tx_lkey_revalidate(struct mana_txq *txq)
+{
+	uint32_t gen = __atomic_load_n(&txq->priv->mr.gen, __ATOMIC_ACQUIRE);
+
+	if (unlikely(gen != txq->lk_gen)) {
+		txq->lk_pool = NULL;
+		txq->lk_nopool = NULL;
+		txq->lk_gen = gen;
 	}
-done:
-	nb = next - pkts;
-	txq->desc_head = head;
-	txq->sq_head = sq_head;
-	txq->bytes_posted = bytes;
+}
+
+/*
+ * Runs of fast-path packets (tx_post_fast), each as long as the room for
+ * 1-BU WQEs allows, with one packet through tx_post between them, until the
+ * burst is posted, the room is used up or a packet cannot be posted. Then
+ * one CQE request (suppression) or every descriptor signalled, and one
+ * doorbell for the burst.
+ */
+uint16_t
+mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mana_txq *txq = q;
+	const uint32_t dmask = txq->desc_mask;
+	uint32_t *oob, *last_oob = NULL, head0, bytes0, head, room, k, nb = 0;
+	bool last_fast = false;	/* the burst's last WQE came from tx_post_fast */
+
+	tx_complete(txq, UINT32_MAX);
+	tx_lkey_revalidate(txq);
+	head0 = txq->desc_head;
+	bytes0 = txq->bytes_posted;
+	while (nb < n) {
+		room = tx_room(txq, n - nb);
+		k = tx_post_fast(txq, &pkts[nb], room);
+		nb += k;
+		if (k > 0)
+			last_fast = true;
+		if (k == room)
+			break;
+		/* pkts[nb] needs the general path. */
+		oob = tx_post(txq, pkts[nb]);
+		if (oob == NULL)
+			break;
+		last_oob = oob;
+		last_fast = false;
+		nb++;
+	}
 	if (nb == 0)
 		return 0;
+	head = txq->desc_head;
 	txq->stats.packets += nb;
-	txq->stats.bytes += bytes - bytes0;
+	txq->stats.bytes += txq->bytes_posted - bytes0;
 	if (txq->suppress) {
 		/* The burst's last WQE produces the CQE that retires it all. */
-		if (sq_head != slow_end)	/* a fast-path WQE of 1 BU */
+		if (last_fast)	/* a WQE of 1 BU */
 			last_oob = (uint32_t *)(txq->sq_buf + GDMA_WQE_HDR_SIZE +
-				(((sq_head - 1) << GDMA_WQE_BU_SHIFT) & txq->sq_mask));
+				(((txq->sq_head - 1) << GDMA_WQE_BU_SHIFT) & txq->sq_mask));
 		rte_compiler_barrier();
 		*last_oob &= ~GDMA_SET(MANA_TX_SUPPRESS_CQE, 1);
 		txq->desc[(head - 1) & dmask].bytes |= MANA_TX_DESC_SIG;
@@ -482,7 +491,8 @@ done:
 			txq->desc[head0 & dmask].bytes |= MANA_TX_DESC_SIG;
 	}
 	rte_wmb();
-	rte_write64_relaxed(gdma_db_wq(txq->sq_id, sq_head), txq->db_page + GDMA_DB_OFFSET_SQ);
+	rte_write64_relaxed(gdma_db_wq(txq->sq_id, txq->sq_head),
+			    txq->db_page + GDMA_DB_OFFSET_SQ);
 	return nb;
 }
 
@@ -550,222 +560,16 @@ mana_tx_descriptor_status(void *q, uint16_t offset)
 	return RTE_ETH_TX_DESC_DONE;
 }
 
-/* ---- control path ---------------------------------------------------- */
-
-static void
-txq_free(struct mana_txq *txq)
-{
-	if (txq == NULL)
-		return;
-	rte_free(txq->desc);
-	rte_free(txq->mbufs);
-	rte_free(txq);
-}
-
+/*
+ * Queue stop, the CQ gone: descriptors never completed are not known to be
+ * sent, so not counted as sent; their mbufs go back.
+ */
 void
-mana_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+mana_tx_drop_inflight(struct mana_txq *txq)
 {
-	txq_free(dev->data->tx_queues[qid]);
-	dev->data->tx_queues[qid] = NULL;
-}
-
-int
-mana_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
-		    unsigned int socket, const struct rte_eth_txconf *conf)
-{
-	struct mana_priv *priv = mana_priv(dev);
-	int sock = socket == (unsigned int)SOCKET_ID_ANY ? priv->socket : (int)socket;
-	struct mana_txq *txq;
-
-	if (nb_desc < MANA_MIN_DESC || nb_desc > priv->max_desc || !rte_is_power_of_2(nb_desc)) {
-		PMD_DRV_LOG(ERR, "port %u: %u TX descriptors; allowed: a power of two %u..%u",
-			    priv->port_id, nb_desc, MANA_MIN_DESC, priv->max_desc);
-		return -EINVAL;
-	}
-	if (conf->tx_deferred_start) {
-		PMD_DRV_LOG(ERR, "port %u: deferred TX queue start is not supported",
-			    priv->port_id);
-		return -EINVAL;
-	}
-	mana_tx_queue_release(dev, qid);
-	txq = rte_zmalloc_socket("mana_txq", sizeof(*txq), RTE_CACHE_LINE_SIZE, sock);
-	if (txq == NULL)
-		return -ENOMEM;
-	txq->desc = rte_zmalloc_socket("mana_tx_desc", sizeof(*txq->desc) * nb_desc,
-				       RTE_CACHE_LINE_SIZE, sock);
-	txq->mbufs = rte_zmalloc_socket("mana_tx_mbufs", sizeof(*txq->mbufs) * nb_desc,
-					RTE_CACHE_LINE_SIZE, sock);
-	if (txq->desc == NULL || txq->mbufs == NULL) {
-		txq_free(txq);
-		return -ENOMEM;
-	}
-	txq->nb_desc = nb_desc;
-	txq->desc_mask = nb_desc - 1;
-	txq->max_sge = priv->max_tx_sge;
-	txq->port_id = dev->data->port_id;
-	txq->queue_id = qid;
-	txq->offloads = conf->offloads | dev->data->dev_conf.txmode.offloads;
-	txq->suppress = priv->tx_cqe_suppress;
-	txq->priv = priv;
-	txq->socket = sock;
-	mana_mr_cache_init(&txq->mr_cache);
-	dev->data->tx_queues[qid] = txq;
-	return 0;
-}
-
-static int
-txq_map(struct mana_txq *txq)
-{
-	struct manadv_qp dv_qp;
-	struct manadv_cq dv_cq;
-	struct manadv_obj obj = {
-		.qp = { .in = txq->qp, .out = &dv_qp },
-		.cq = { .in = txq->cq, .out = &dv_cq },
-	};
-	uint32_t vp;
-	int ret;
-
-	ret = mana_vs_init_obj(&obj, MANADV_OBJ_QP | MANADV_OBJ_CQ);
-	if (ret != 0) {
-		PMD_DRV_LOG(ERR, "TX queue %u: manadv_init_obj: %s", txq->queue_id, strerror(-ret));
-		return ret;
-	}
-	if (dv_cq.count != txq->nb_desc || !rte_is_power_of_2(dv_qp.sq_size) ||
-	    dv_qp.sq_size < GDMA_MIN_QUEUE_SIZE || dv_qp.db_page == NULL) {
-		PMD_DRV_LOG(ERR, "TX queue %u: device rings do not match (CQ %u entries, SQ %u "
-			    "bytes, %u descriptors)", txq->queue_id, dv_cq.count, dv_qp.sq_size,
-			    txq->nb_desc);
-		return -EIO;
-	}
-	txq->sq_buf = dv_qp.sq_buf;
-	txq->sq_mask = dv_qp.sq_size - 1;
-	txq->sq_bu = dv_qp.sq_size >> GDMA_WQE_BU_SHIFT;
-	txq->sq_id = dv_qp.sq_id;
-	txq->db_page = dv_qp.db_page;
-	txq->cq_ring = dv_cq.buf;
-	txq->cq_count = dv_cq.count;
-	txq->cq_head = dv_cq.count;
-	txq->cq_id = dv_cq.cq_id;
-	vp = dv_qp.tx_vp_offset;
-	txq->oob_dw0 = GDMA_SET(MANA_TX_VCQ_NUM, dv_cq.cq_id);
-	txq->long_oob_only = vp > MANA_TX_SHORT_VP_OFFSET_MASK;
-	/* Both vport offset fields carry the offset whenever it fits them. */
-	txq->oob_dw1 = GDMA_SET(MANA_TX_VSQ_FRAME, mana_tx_vsq_frame(dv_qp.sq_id)) |
-		(txq->long_oob_only ? 0 : GDMA_SET(MANA_TX_SHORT_VP_OFFSET, vp));
-	txq->oob_long_dw3 = GDMA_SET(MANA_TX_LONG_VP_OFFSET, vp);
-	txq->sq_head = 0;
-	txq->sq_tail = 0;
-	txq->desc_head = 0;
-	txq->desc_tail = 0;
-	txq->bytes_posted = 0;
-	txq->bytes_done = 0;
-	txq->stats_from = 0;
-	txq->chain_end = 0;
-	txq->fast_free = !!(txq->offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
-	txq->hdr_tmpl = (uint64_t)(GDMA_SET(GDMA_WQE_NUM_SGE, 1) |
-		GDMA_SET(GDMA_WQE_OOB_DIV4, GDMA_WQE_OOB_DIV4_SMALL)) << 32;
-	/* trans_off 0: initialised, and unused without checksum offload. */
-	txq->oob_tmpl = txq->oob_dw0 |
-		(txq->suppress ? GDMA_SET(MANA_TX_SUPPRESS_CQE, 1) : 0) |
-		(uint64_t)txq->oob_dw1 << 32;
-	txq->lk_pool = NULL;
-	txq->lk_nopool = NULL;
-	txq->lk_gen = __atomic_load_n(&txq->priv->mr.gen, __ATOMIC_ACQUIRE);
-	return 0;
-}
-
-int
-mana_txq_start(struct mana_priv *priv, struct mana_txq *txq)
-{
-	struct ibv_qp_init_attr attr = {
-		.qp_type = IBV_QPT_RAW_PACKET,
-		.sq_sig_all = 0,
-		.cap = {
-			.max_send_wr = txq->nb_desc,
-			.max_send_sge = txq->max_sge,
-		},
-	};
-	int err;
-
-	if (mana_set_buf_allocator(priv, txq->socket) != 0)
-		return -EINVAL;
-	txq->cq = mana_vs_create_cq(priv->ctx, txq->nb_desc, txq, NULL, 0);
-	if (txq->cq == NULL) {
-		err = errno != 0 ? errno : EIO;	/* before logging can change it */
-		PMD_DRV_LOG(ERR, "port %u: TX queue %u: create CQ: %s", priv->port_id,
-			    txq->queue_id, strerror(err));
-		return -err;
-	}
-	attr.send_cq = txq->cq;
-	attr.recv_cq = txq->cq;
-	if (mana_set_buf_allocator(priv, txq->socket) != 0)
-		return -EINVAL;
-	txq->qp = mana_vs_create_qp(priv->parent_pd, &attr);
-	if (txq->qp == NULL) {
-		err = errno != 0 ? errno : EIO;
-		PMD_DRV_LOG(ERR, "port %u: TX queue %u: create RAW QP: %s%s", priv->port_id,
-			    txq->queue_id, strerror(err), err == ENODEV ?
-			    " (is the kernel netdev of this port up?)" : "");
-		return -err;
-	}
-	txq->offloads |= priv->dev_data->dev_conf.txmode.offloads;
-	mana_mr_cache_init(&txq->mr_cache);
-	return txq_map(txq);
-}
-
-/* Destroy QP then CQ, and return every in-flight mbuf. */
-void
-mana_txq_stop(struct mana_txq *txq)
-{
-	int ret;
-
-	if (txq->qp != NULL) {
-		ret = mana_vs_destroy_qp(txq->qp);
-		if (ret != 0)
-			PMD_DRV_LOG(ERR, "TX queue %u: destroy QP: %s", txq->queue_id,
-				    strerror(-ret));
-		txq->qp = NULL;
-	}
-	/*
-	 * The CQ ring is still mapped: count what the device completed before the
-	 * QP went away, so packets that did go out are not missing from the stats.
-	 */
-	if (txq->cq_ring != NULL)
-		tx_complete(txq, UINT32_MAX);
-	if (txq->cq != NULL) {
-		ret = mana_vs_destroy_cq(txq->cq);
-		if (ret != 0)
-			PMD_DRV_LOG(ERR, "TX queue %u: destroy CQ: %s", txq->queue_id,
-				    strerror(-ret));
-		txq->cq = NULL;
-	}
-	/* Never completed: not known to be sent, so not counted as sent. */
 	tx_uncount(txq, txq->desc_tail, txq->desc_head);
 	while (txq->desc_tail != txq->desc_head) {
 		rte_pktmbuf_free(txq->mbufs[txq->desc_tail & txq->desc_mask]);
 		txq->desc_tail++;
 	}
-	txq->cq_ring = NULL;
-	txq->sq_buf = NULL;
-	txq->db_page = NULL;
-}
-
-/*
- * Statistics restart at zero; packets posted before this point are no longer
- * taken back when they complete with an error or are still in flight at stop.
- */
-void
-mana_txq_stats_reset(struct mana_txq *txq)
-{
-	txq->stats_from = txq->desc_head;
-	memset(&txq->stats, 0, sizeof(txq->stats));
-}
-
-void
-mana_txq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_txq_info *qinfo)
-{
-	struct mana_txq *txq = dev->data->tx_queues[qid];
-
-	qinfo->nb_desc = txq->nb_desc;
-	qinfo->conf.offloads = txq->offloads;
 }

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * RX queue control: setup/release (descriptor count, mempool checks), verbs
+ * objects, start/stop, VLAN strip, interrupts and queue info. The burst and
+ * the ring invariants it keeps are in mana_rx.c.
+ */
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_io.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "mana_ethdev.h"
+#include "mana_logs.h"
+
+static void
+rxq_free(struct mana_rxq *rxq)
+{
+	if (rxq == NULL)
+		return;
+	rte_free(rxq->sw_ring);
+	rte_free(rxq);
+}
+
+void
+mana_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	rxq_free(dev->data->rx_queues[qid]);
+	dev->data->rx_queues[qid] = NULL;
+}
+
+static int
+rx_check_desc(struct mana_priv *priv, uint16_t nb_desc)
+{
+	if (nb_desc < MANA_MIN_DESC || nb_desc > priv->max_desc || !rte_is_power_of_2(nb_desc)) {
+		PMD_DRV_LOG(ERR, "port %u: %u RX descriptors; allowed: a power of two %u..%u",
+			    priv->port_id, nb_desc, MANA_MIN_DESC, priv->max_desc);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* rearm_data of a received mbuf: data_off, refcnt 1, nb_segs 1, port. */
+static uint64_t
+rx_rearm_template(uint16_t data_off, uint16_t port)
+{
+	struct rte_mbuf mb;
+
+	memset(&mb, 0, sizeof(mb));
+	mb.data_off = data_off;
+	mb.nb_segs = 1;
+	mb.port = port;
+	rte_mbuf_refcnt_set(&mb, 1);
+	return *(uint64_t *)RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data));
+}
+
+int
+mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		    unsigned int socket, const struct rte_eth_rxconf *conf,
+		    struct rte_mempool *mp)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	uint32_t room = rte_pktmbuf_data_room_size(mp);
+	struct mana_rxq *rxq;
+	int sock = socket == (unsigned int)SOCKET_ID_ANY ? priv->socket : (int)socket;
+	int ret;
+
+	ret = rx_check_desc(priv, nb_desc);
+	if (ret != 0)
+		return ret;
+	if (conf->rx_deferred_start) {
+		PMD_DRV_LOG(ERR, "port %u: deferred RX queue start is not supported",
+			    priv->port_id);
+		return -EINVAL;
+	}
+	if (room <= RTE_PKTMBUF_HEADROOM ||
+	    room - RTE_PKTMBUF_HEADROOM < (uint32_t)dev->data->mtu + MANA_L2_OVERHEAD) {
+		PMD_DRV_LOG(ERR, "port %u: mempool %s buffers (%u bytes after headroom) do not "
+			    "hold an MTU %u frame (%u bytes); scattered RX is not supported",
+			    priv->port_id, mp->name, room > RTE_PKTMBUF_HEADROOM ?
+			    room - RTE_PKTMBUF_HEADROOM : 0, dev->data->mtu,
+			    dev->data->mtu + MANA_L2_OVERHEAD);
+		return -EINVAL;
+	}
+	/*
+	 * Received mbufs are re-armed from a template (data_off, refcnt,
+	 * nb_segs, port) and get ol_flags from a table, so RTE_MBUF_F_EXTERNAL
+	 * of a pinned external buffer pool would be lost.
+	 */
+	if (rte_pktmbuf_priv_flags(mp) & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF) {
+		PMD_DRV_LOG(ERR, "port %u: mempool %s has pinned external buffers: not "
+			    "supported for RX", priv->port_id, mp->name);
+		return -ENOTSUP;
+	}
+	ret = mana_mr_register_mempool(priv, mp);
+	if (ret != 0)
+		return ret;
+	mana_rx_queue_release(dev, qid);
+	rxq = rte_zmalloc_socket("mana_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE, sock);
+	if (rxq == NULL)
+		return -ENOMEM;
+	rxq->sw_ring = rte_zmalloc_socket("mana_rx_ring", sizeof(*rxq->sw_ring) * nb_desc,
+					  RTE_CACHE_LINE_SIZE, sock);
+	if (rxq->sw_ring == NULL) {
+		rxq_free(rxq);
+		return -ENOMEM;
+	}
+	rxq->nb_desc = nb_desc;
+	rxq->desc_mask = nb_desc - 1;
+	rxq->port_id = dev->data->port_id;
+	rxq->queue_id = qid;
+	rxq->mp = mp;
+	rxq->buf_size = room - RTE_PKTMBUF_HEADROOM;
+	rxq->data_off = RTE_PKTMBUF_HEADROOM;
+	rxq->mbuf_rearm = rx_rearm_template(rxq->data_off, rxq->port_id);
+	rxq->priv = priv;
+	rxq->socket = sock;
+	mana_mr_cache_init(&rxq->mr_cache);
+	dev->data->rx_queues[qid] = rxq;
+	return 0;
+}
+
+/* CQ (with its completion channel for RX interrupts) and WQ; before the RSS QP. */
+int
+mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr)
+{
+	struct ibv_wq_init_attr wq_attr = {
+		.wq_type = IBV_WQT_RQ,
+		.max_wr = rxq->nb_desc,
+		.max_sge = 1,
+		.pd = priv->parent_pd,
+	};
+	int nvec = priv->ctx->num_comp_vectors > 0 ? priv->ctx->num_comp_vectors : 1;
+	int err;
+
+	if (intr) {
+		rxq->channel = mana_vs_create_comp_channel(priv->ctx);
+		if (rxq->channel == NULL)
+			goto fail;
+	}
+	err = mana_set_buf_allocator(priv, rxq->socket);
+	if (err != 0)
+		goto fail_err;
+	rxq->cq = mana_vs_create_cq(priv->ctx, rxq->nb_desc, rxq, rxq->channel,
+				    rxq->queue_id % nvec);
+	if (rxq->cq == NULL)
+		goto fail;
+	wq_attr.cq = rxq->cq;
+	err = mana_set_buf_allocator(priv, rxq->socket);
+	if (err != 0)
+		goto fail_err;
+	rxq->wq = mana_vs_create_wq(priv->ctx, &wq_attr);
+	if (rxq->wq == NULL)
+		goto fail;
+	return 0;
+fail:
+	/* Saved now: logging and the destroy calls below may change errno. */
+	err = errno != 0 ? errno : EIO;
+	PMD_DRV_LOG(ERR, "port %u: RX queue %u: creating %s failed: %s", priv->port_id,
+		    rxq->queue_id, rxq->cq == NULL ? (intr && rxq->channel == NULL ?
+		    "completion channel" : "CQ") : "WQ", strerror(err));
+fail_err:
+	mana_rxq_stop(rxq);
+	return -err;
+}
+
+/*
+ * Whether the burst puts stripped tags back (VLAN_STRIP off). That needs
+ * 4 bytes of headroom; with less (a DPDK built with RTE_PKTMBUF_HEADROOM
+ * below 4) the tag stays stripped and only vlan_tci reports it.
+ */
+static void
+rxq_vlan_strip_set(struct mana_rxq *rxq, bool strip)
+{
+	uint32_t v = !strip && rxq->data_off >= RTE_VLAN_HLEN ?
+		GDMA_SET(MANA_RXCQE_VLAN_PRESENT, 1) : 0;
+
+	__atomic_store_n(&rxq->vlan_reinsert, v, __ATOMIC_RELAXED);
+}
+
+/*
+ * rte_eth_dev_set_vlan_offload(): ethdev has already checked the offloads
+ * against the capabilities (VLAN_STRIP only) and updated rxmode.offloads. A
+ * running port's bursts take the change from their next burst on at the
+ * latest (a relaxed store the burst reads where dword 1 changes).
+ */
+int
+mana_vlan_offload_set(struct rte_eth_dev *dev, int mask)
+{
+	bool strip = (dev->data->dev_conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0;
+	uint16_t i;
+
+	if (!(mask & RTE_ETH_VLAN_STRIP_MASK))
+		return 0;
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		if (dev->data->rx_queues[i] != NULL)
+			rxq_vlan_strip_set(dev->data->rx_queues[i], strip);
+	return 0;
+}
+
+/* After the RSS QP exists: map the rings, post every descriptor, ring once. */
+int
+mana_rxq_start(struct mana_rxq *rxq)
+{
+	struct manadv_rwq dv_wq;
+	struct manadv_cq dv_cq;
+	struct manadv_obj obj = {
+		.cq = { .in = rxq->cq, .out = &dv_cq },
+		.rwq = { .in = rxq->wq, .out = &dv_wq },
+	};
+	int ret;
+
+	ret = mana_vs_init_obj(&obj, MANADV_OBJ_CQ | MANADV_OBJ_RWQ);
+	if (ret != 0) {
+		PMD_DRV_LOG(ERR, "RX queue %u: manadv_init_obj: %s", rxq->queue_id, strerror(-ret));
+		return ret;
+	}
+	if (dv_cq.count != rxq->nb_desc || !rte_is_power_of_2(dv_wq.size) ||
+	    dv_wq.size < (uint32_t)rxq->nb_desc * GDMA_WQE_BU_SIZE || dv_wq.db_page == NULL) {
+		PMD_DRV_LOG(ERR, "RX queue %u: device rings do not match (CQ %u entries, RQ %u "
+			    "bytes, %u descriptors)", rxq->queue_id, dv_cq.count, dv_wq.size,
+			    rxq->nb_desc);
+		return -EIO;
+	}
+	rxq->cq_ring = dv_cq.buf;
+	rxq->cq_count = dv_cq.count;
+	rxq->cq_head = dv_cq.count;
+	rxq->cq_id = dv_cq.cq_id;
+	rxq->rq_buf = dv_wq.buf;
+	rxq->rq_mask = dv_wq.size - 1;
+	rxq->rq_id = dv_wq.wq_id;
+	rxq->db_page = dv_wq.db_page;
+	rxq->rq_head = 0;
+	rxq->sw_head = 0;
+	rxq->sw_tail = 0;
+	memset(&rxq->pend, 0, sizeof(rxq->pend));
+	rxq_vlan_strip_set(rxq, (rxq->priv->dev_data->dev_conf.rxmode.offloads &
+				 RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0);
+	mana_mr_cache_init(&rxq->mr_cache);
+	if (!mana_rx_post_all(rxq)) {
+		PMD_DRV_LOG(ERR, "RX queue %u: cannot post %u buffers from mempool %s",
+			    rxq->queue_id, rxq->nb_desc, rxq->mp->name);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Destroy WQ, CQ, channel (the RSS QP and table are gone) and free posted mbufs. */
+void
+mana_rxq_stop(struct mana_rxq *rxq)
+{
+	int ret;
+
+	if (rxq->wq != NULL) {
+		ret = mana_vs_destroy_wq(rxq->wq);
+		if (ret != 0)
+			PMD_DRV_LOG(ERR, "RX queue %u: destroy WQ: %s", rxq->queue_id,
+				    strerror(-ret));
+		rxq->wq = NULL;
+	}
+	if (rxq->cq != NULL) {
+		ret = mana_vs_destroy_cq(rxq->cq);
+		if (ret != 0)
+			PMD_DRV_LOG(ERR, "RX queue %u: destroy CQ: %s", rxq->queue_id,
+				    strerror(-ret));
+		rxq->cq = NULL;
+	}
+	if (rxq->channel != NULL) {
+		ret = mana_vs_destroy_comp_channel(rxq->channel);
+		if (ret != 0)
+			PMD_DRV_LOG(ERR, "RX queue %u: destroy channel: %s", rxq->queue_id,
+				    strerror(-ret));
+		rxq->channel = NULL;
+	}
+	/* Drain by count: a full ring has head != tail here (contract 12 #8). */
+	while (rxq->sw_tail != rxq->sw_head) {
+		rte_mempool_put(rxq->mp, rxq->sw_ring[rxq->sw_tail & rxq->desc_mask]);
+		rxq->sw_tail++;
+	}
+	rxq->cq_ring = NULL;
+	rxq->rq_buf = NULL;
+	rxq->db_page = NULL;
+	rxq->intr_armed = false;
+	memset(&rxq->pend, 0, sizeof(rxq->pend));
+}
+
+/* ---- interrupts ------------------------------------------------------ */
+
+int
+mana_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct mana_rxq *rxq = dev->data->rx_queues[qid];
+
+	if (rxq == NULL || rxq->channel == NULL || rxq->db_page == NULL)
+		return -EINVAL;
+	rte_wmb();
+	rte_write64_relaxed(gdma_db_cq_arm(rxq->cq_id, rxq->cq_head, rxq->cq_count),
+			    rxq->db_page + GDMA_DB_OFFSET_CQ);
+	rxq->intr_armed = true;
+	return 0;
+}
+
+int
+mana_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct mana_rxq *rxq = dev->data->rx_queues[qid];
+	struct ibv_cq *cq;
+	void *ctx;
+	int ret;
+
+	if (rxq == NULL || rxq->channel == NULL)
+		return -EINVAL;
+	/* One event per arm; none pending (EAGAIN) is normal. */
+	ret = mana_vs_get_cq_event(rxq->channel, &cq, &ctx);
+	if (ret == 0)
+		mana_vs_ack_cq_events(cq, 1);
+	else if (ret != -EAGAIN)
+		PMD_DRV_LOG(ERR, "RX queue %u: reading CQ event: %s", qid, strerror(-ret));
+	rxq->intr_armed = false;
+	return 0;
+}
+
+void
+mana_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info *qinfo)
+{
+	struct mana_rxq *rxq = dev->data->rx_queues[qid];
+
+	qinfo->mp = rxq->mp;
+	qinfo->nb_desc = rxq->nb_desc;
+	qinfo->scattered_rx = 0;
+	qinfo->rx_buf_size = rxq->buf_size;
+	qinfo->conf.offloads = dev->data->dev_conf.rxmode.offloads;
+}
