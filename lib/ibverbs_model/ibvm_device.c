@@ -7,7 +7,7 @@
  * close, queries and async events, served by the model. The context the
  * model returns is a whole struct verbs_context (abi_compat = UINTPTR_MAX,
  * sz = sizeof(struct verbs_context), every op set), as libibverbs builds it,
- * so rdma-core's inline verbs dispatch into the model (contract 9).
+ * so rdma-core's inline verbs dispatch into the model (hardware.md §9).
  */
 
 #define _GNU_SOURCE

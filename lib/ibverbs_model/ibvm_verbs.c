@@ -171,7 +171,7 @@ ibv_destroy_qp(struct ibv_qp *qp)
 }
 
 /*
- * A basic SRQ (the model implements SRQs, contract decision 6); XRC and tag
+ * A basic SRQ (the model implements SRQs, hardware.md §1 rule 6); XRC and tag
  * matching SRQs come through ibv_create_srq_ex() and answer EOPNOTSUPP.
  */
 IBVM_EXPORT struct ibv_srq *

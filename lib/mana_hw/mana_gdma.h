@@ -6,7 +6,7 @@
  * MANA (GDMA) hardware data: work queue entries, completion entries, inline
  * OOBs and doorbells. Hardware data only, shared by the PMD and the software
  * device model, so a wrong layout cannot hide by being wrong on both sides
- * (test/unit/test_layout.c pins every number to device-contract.md).
+ * (test/unit/test_layout.c pins every number to doc/hardware.md).
  *
  * All structures are little-endian arrays of dwords; fields are described as
  * SHIFT/MASK pairs and read/written with GDMA_GET()/GDMA_SET(), never with C
@@ -22,13 +22,13 @@
 #define GDMA_GET(v, f)	(((uint32_t)(v) >> f##_SHIFT) & f##_MASK)
 #define GDMA_SET(f, x)	(((uint32_t)(x) & f##_MASK) << f##_SHIFT)
 
-/* Queue type codes (contract 2.1). */
+/* Queue type codes (hardware.md §2.1). */
 #define GDMA_QUEUE_SQ		1
 #define GDMA_QUEUE_RQ		2
 #define GDMA_QUEUE_CQ		3
 #define GDMA_QUEUE_EQ		4
 
-/* Units and limits (contract 2.1, 2.3). */
+/* Units and limits (hardware.md §2.1, §2.3). */
 #define GDMA_WQE_BU_SIZE	32	/* every WQE is a whole number of BUs */
 #define GDMA_WQE_BU_SHIFT	5
 #define GDMA_MAX_SQE_SIZE	512
@@ -40,7 +40,7 @@
 #define GDMA_QUEUE_OFFSET_MASK	0x7FFFFFFu	/* 27-bit BU index */
 #define GDMA_MAX_QUEUE_ENTRIES	256	/* rdma-core 44: cqe, max_wr, max_send_wr */
 
-/* ---- WQE (contract 3.1, 3.2, 3.3) ---------------------------------- */
+/* ---- WQE (hardware.md §3.1, §3.2, §3.3) ---------------------------- */
 
 #define GDMA_WQE_HDR_SIZE	8
 #define GDMA_OOB_SIZE_SMALL	8
@@ -97,7 +97,7 @@ gdma_wqe_size(uint32_t oob_size, uint32_t num_sge)
 	return (sz + GDMA_WQE_BU_SIZE - 1) & ~(uint32_t)(GDMA_WQE_BU_SIZE - 1);
 }
 
-/* ---- TX inline OOB (contract 3.4) ---------------------------------- */
+/* ---- TX inline OOB (hardware.md §3.4) ------------------------------ */
 
 /* Short form, 8 bytes. The long form adds four dwords (24 bytes). */
 struct mana_tx_oob {
@@ -161,14 +161,14 @@ struct mana_tx_oob {
 #define MANA_TX_LONG_VP_OFFSET_MASK	0xFFFu
 #define MANA_TX_DW3_RSVD_MASK		0xF0000000u
 
-/* vsq_frame as the hardware expects it for an SQ id (contract 3.4). */
+/* vsq_frame as the hardware expects it for an SQ id (hardware.md §3.4). */
 static inline uint32_t
 mana_tx_vsq_frame(uint32_t sq_id)
 {
 	return (sq_id >> 10) & MANA_TX_VSQ_FRAME_MASK;
 }
 
-/* ---- CQE (contract 4.1, 4.3, 4.4, 4.6) ----------------------------- */
+/* ---- CQE (hardware.md §4.1, §4.3, §4.4, §4.6) ---------------------- */
 
 #define GDMA_COMP_DATA_SIZE	60
 
@@ -243,7 +243,7 @@ enum mana_cqe_type {
 #define MANA_RXCQE_PKT_LEN_MASK		0xFFFFu
 #define MANA_RXCQE_WQE_OFFSET_DW	14
 
-/* NDIS hash type bits in rx_hashtype (contract 4.4). */
+/* NDIS hash type bits in rx_hashtype (hardware.md §4.4). */
 #define MANA_HASH_IPV4			0x001
 #define MANA_HASH_TCP_IPV4		0x002
 #define MANA_HASH_UDP_IPV4		0x004
@@ -264,7 +264,7 @@ enum mana_cqe_type {
 #define MANA_TXCQE_WQE_OFFSET_MASK	0x7FFFFFFu
 
 /*
- * Owner bits of the CQE at consumer index c (c starts at count, contract 4.2):
+ * Owner bits of the CQE at consumer index c (c starts at count, hardware.md §4.2):
  * the entry is new when its owner bits equal (c / count) & 7, empty when they
  * equal the previous lap's value, and anything else means overflow.
  */
@@ -274,7 +274,7 @@ gdma_cqe_owner_expected(uint32_t c, uint32_t count)
 	return (c / count) & GDMA_CQE_OWNER_MASK;
 }
 
-/* What the owner bits of a CQE tell its consumer (contract 4.2). */
+/* What the owner bits of a CQE tell its consumer (hardware.md §4.2). */
 enum gdma_cqe_owner_state {
 	GDMA_CQE_EMPTY,		/* the previous lap's owner: nothing new yet */
 	GDMA_CQE_NEW,		/* this lap's owner: a completion to consume */
@@ -298,7 +298,7 @@ gdma_cqe_owner_state(uint32_t info, uint32_t lap)
 	return GDMA_CQE_NEW;
 }
 
-/* ---- Doorbells (contract 5.2) -------------------------------------- */
+/* ---- Doorbells (hardware.md §5.2) ---------------------------------- */
 
 #define GDMA_DOORBELL_PAGE_SIZE		4096
 #define GDMA_DB_OFFSET_SQ		0x000

@@ -99,11 +99,11 @@ struct mana_model_config {
 	struct mana_model_wire_cfg wire[MANA_MODEL_MAX_PORTS];
 	bool manual;			/* no engine thread: mana_model_step() drives it */
 	int engine_cpu;			/* -1: not pinned */
-	bool shared_doorbell;		/* hardware-like single doorbell page (contract 1.2) */
+	bool shared_doorbell;		/* hardware-like single doorbell page (hardware.md §1.2) */
 	bool doorbell_untrapped;	/* shared page read as memory: the last store per slot
 					 * (lossy; for valgrind, which cannot resume a trapped store) */
-	bool rx_coalesce;		/* CQE type 2 (contract 1.3); default true */
-	uint16_t vendor_part_id;	/* 0 or 2 (contract 7.3) */
+	bool rx_coalesce;		/* CQE type 2 (hardware.md §1.3); default true */
+	uint16_t vendor_part_id;	/* 0 or 2 (hardware.md §7.3) */
 	uint32_t max_qp;		/* default 64 */
 	int numa_node;			/* -1: any */
 	char pci_bdf[16];		/* "" or dddd:bb:dd.f: present a PCI function in sysfs */
@@ -223,7 +223,7 @@ struct mana_model_port_stats {
 	uint64_t rx_coalesced_cqes;		/* type 2 CQEs written */
 	uint64_t tx_err[10];			/* CQE types 33..41 at [type - 32] */
 	uint64_t tx_drop_link_down;
-	uint64_t db_rejected;			/* doorbell stores refused (contract 14 #15) */
+	uint64_t db_rejected;			/* doorbell stores refused (hardware.md §14 #15) */
 	uint64_t queue_errors;			/* queues stopped for a protocol violation */
 	/* gen/pcap/tap wire side */
 	uint64_t wire_gen_frames;		/* frames the generator produced */
@@ -240,7 +240,7 @@ int mana_model_port_stats_reset(struct mana_model *m, unsigned int port);
 /*
  * Counters of one queue, found by its hardware id (the sq_id or wq_id that
  * manadv_init_obj reports). An RQ's id and counters end with its RSS QP
- * (contract 6: the hardware objects are re-created with it).
+ * (hardware.md §6: the hardware objects are re-created with it).
  */
 struct mana_model_queue_stats {
 	bool is_sq;

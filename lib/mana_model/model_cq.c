@@ -3,8 +3,8 @@
  */
 
 /*
- * Completion channels, CQs, CQE production (owner-bit protocol, contract
- * 4.2) and one-shot arming with channel events (contract 5.4).
+ * Completion channels, CQs, CQE production (owner-bit protocol, hardware.md
+ * §4.2) and one-shot arming with channel events (hardware.md §5.4).
  */
 
 #define _GNU_SOURCE
@@ -238,7 +238,7 @@ mm_cq_fire(struct mana_model *m, struct mm_cq *cq)
 }
 
 /*
- * Write one CQE (contract 4.2, 14 #21): bytes 0-59, then dword 15 with
+ * Write one CQE (hardware.md §4.2, §14 #21): bytes 0-59, then dword 15 with
  * release order, slot P % count, owner (P / count) & 7, P from count.
  */
 void
@@ -264,7 +264,7 @@ mm_cq_write(struct mana_model *m, struct mm_cq *cq, const uint32_t *data, uint32
 
 /*
  * Arm for the next CQE at or after index tail (= C mod (count << 3)).
- * One event per arm (contract 14 #26).
+ * One event per arm (hardware.md §14 #26).
  */
 void
 mm_cq_arm(struct mana_model *m, struct mm_cq *cq, uint32_t tail)

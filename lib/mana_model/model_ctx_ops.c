@@ -4,7 +4,7 @@
 
 /*
  * The ops of a model context's struct verbs_context, so the context is well
- * formed for rdma-core's inline verbs (contract 9, 14 #1): every op the MANA
+ * formed for rdma-core's inline verbs (hardware.md §9, §14 #1): every op the MANA
  * provider has maps onto the model's verb, every other op answers
  * EOPNOTSUPP like libibverbs' dummy ops. No pointer is left NULL.
  */

@@ -248,7 +248,7 @@ mm_write_file(const char *dir, const char *file, const char *fmt, ...)
 
 /*
  * The netdev's mtu file follows the port's MTU, as the kernel's does: a
- * driver that probes again reads the device's MTU there (contract 7.4).
+ * driver that probes again reads the device's MTU there (hardware.md §7.4).
  */
 void
 mm_sysfs_port_mtu(const struct mana_model *m, unsigned int port)

@@ -56,7 +56,7 @@ mm_ring_error(struct mana_model *m, struct mm_ring *r, unsigned int port, const 
 }
 
 /*
- * SQ/RQ tail_ptr (contract 14 #16): absolute producer byte offset; must be
+ * SQ/RQ tail_ptr (hardware.md §14 #16): absolute producer byte offset; must be
  * BU aligned, not behind the last tail and at most the ring size ahead of
  * the device's consumer.
  */
@@ -172,7 +172,7 @@ mm_db_rq(struct mana_model *m, struct mm_wq *wq, uint64_t *page, uint64_t v)
 	mm_ring_doorbell(m, &wq->ring, port, (uint32_t)(v >> GDMA_DB_TAIL_SHIFT), "RQ", wq->id);
 }
 
-/* The QP's own page: 0x000 its SQ, 0x800 its send CQ (contract 14 #15). */
+/* The QP's own page: 0x000 its SQ, 0x800 its send CQ (hardware.md §14 #15). */
 static unsigned int
 mm_db_scan_qp(struct mana_model *m, struct mm_qp *qp, bool stray)
 {

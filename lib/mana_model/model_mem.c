@@ -219,9 +219,9 @@ mana_model_dereg_mr(struct ibv_mr *ibmr)
 /* ---- rings and doorbell pages ------------------------------------------ */
 
 /*
- * A ring buffer from the application allocator (contract 2.2). size is a
+ * A ring buffer from the application allocator (hardware.md §2.2). size is a
  * power of two >= 4096 by construction; the buffer must be page aligned
- * (contract 14 #6). NULL + errno (EINVAL: no allocator / misaligned,
+ * (hardware.md §14 #6). NULL + errno (EINVAL: no allocator / misaligned,
  * ENOMEM: the allocator failed).
  */
 void *
@@ -260,7 +260,7 @@ mm_ring_free(struct mm_ctx *ctx, void *buf)
 		ctx->alloc.free(buf, ctx->alloc.data);
 }
 
-/* The doorbell page of a new queue object (contract 1.2). */
+/* The doorbell page of a new queue object (hardware.md §1.2). */
 uint64_t *
 mm_db_page_alloc(struct mm_ctx *ctx, bool *own)
 {

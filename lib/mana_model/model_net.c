@@ -3,8 +3,8 @@
  */
 
 /*
- * The device's view of a frame: parsing, Toeplitz RSS (contract 6) and
- * Internet checksums (RFC 1071; TX offload per contract 3.5).
+ * The device's view of a frame: parsing, Toeplitz RSS (hardware.md §6) and
+ * Internet checksums (RFC 1071; TX offload per hardware.md §3.5).
  *
  * Checksum sums are kept as numbers whose 16-bit words are the frame's
  * big-endian words, so pseudo-header terms can be added as plain integers.
@@ -476,7 +476,7 @@ mm_csum_offload(uint8_t *frame, uint32_t len, const struct mm_frame_info *fi,
 		     (uint16_t)~csum_fold(csum_partial(p, (uint32_t)(p[0] & 0xF) * 4, 0)));
 	}
 	if (tcp || udp) {
-		/* The field holds the driver's pseudo-header seed (contract 3.5). */
+		/* The field holds the driver's pseudo-header seed (hardware.md §3.5). */
 		c = (uint16_t)~csum_fold(csum_partial(frame + fi->l4_off, l4_len(fi), 0));
 		if (udp && c == 0)
 			c = 0xFFFF;	/* 0 would mean "no checksum" */

@@ -36,7 +36,7 @@ bool mm_frame_parse(const uint8_t *frame, uint32_t len, struct mm_frame_info *fi
 uint32_t mm_toeplitz(const uint8_t key[MM_RSS_KEY_LEN], const uint8_t *input, uint32_t len);
 
 /*
- * RSS hash of a frame as the device computes it (contract 6): Toeplitz over
+ * RSS hash of a frame as the device computes it (hardware.md §6): Toeplitz over
  * src addr, dst addr (+ src port, dst port for non-fragmented TCP/UDP), in
  * network byte order. Sets *hashtype to MANA_HASH_L4 (0x1B6), MANA_HASH_L3
  * (0x049) or 0 (not IP: hash 0).
@@ -60,7 +60,7 @@ void mm_csum_verify(const uint8_t *frame, uint32_t len, const struct mm_frame_in
 /*
  * TX checksum offload as the device does it: IPv4 header checksum
  * recomputed when ip; the L4 checksum completed from the seeded
- * pseudo-header value in the packet (contract 3.5) when tcp or udp.
+ * pseudo-header value in the packet (hardware.md §3.5) when tcp or udp.
  * Returns false if the frame cannot carry what was asked (not IPv4 for ip,
  * no TCP/UDP header for l4): the caller completes with an error CQE.
  */
@@ -69,7 +69,7 @@ bool mm_csum_offload(uint8_t *frame, uint32_t len, const struct mm_frame_info *f
 
 /*
  * Fast Toeplitz for the engine: per-key lookup tables, one 256-entry table
- * per input byte position (the contract 6 input is at most 36 bytes:
+ * per input byte position (the hardware.md §6 input is at most 36 bytes:
  * two IPv6 addresses and two ports). Same results as mm_toeplitz.
  */
 #define MM_RSS_INPUT_MAX	36
@@ -83,7 +83,7 @@ void mm_rss_ctx_init(struct mm_rss_ctx *ctx, const uint8_t key[MM_RSS_KEY_LEN]);
 uint32_t mm_rss_ctx_toeplitz(const struct mm_rss_ctx *ctx, const uint8_t *input, uint32_t len);
 
 /*
- * The hash input of a frame (contract 6) written to in; returns its length
+ * The hash input of a frame (hardware.md §6) written to in; returns its length
  * (0 for non-IP) and sets *hashtype as mm_rss_hash does.
  */
 uint32_t mm_rss_input(const uint8_t *frame, const struct mm_frame_info *fi,

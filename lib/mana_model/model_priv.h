@@ -53,7 +53,7 @@
 /*
  * WQE header dword 1 bits no Ethernet WQE of this project may set (LSO OOB in
  * SGL, credits, fence, reserved, LSO data unit, check_sn, sgl_direct):
- * contract 3.2, 14 #17. Checked on SQ and RQ WQEs alike.
+ * hardware.md §3.2, §14 #17. Checked on SQ and RQ WQEs alike.
  */
 #define MM_WQE_DW1_BAD	(GDMA_SET(GDMA_WQE_OOB_IN_SGL, 1) | \
 			 GDMA_SET(GDMA_WQE_CONSUME_CREDIT, 1) | \
@@ -106,7 +106,7 @@ struct mm_cq {
 	uint8_t *buf;
 	uint32_t size;		/* buffer bytes */
 	uint32_t count;		/* entries (as requested) */
-	uint32_t id;		/* 0 until a queue binds it (contract 14 #11) */
+	uint32_t id;		/* 0 until a queue binds it (hardware.md §14 #11) */
 	void *bound;		/* the mm_qp or mm_wq whose completions go here */
 	uint32_t users;		/* QPs / WQs naming it */
 	/* Producer: P starts at count; slot = P % count, owner = (P / count) & 7. */
@@ -217,7 +217,7 @@ struct mm_port {
 	struct mana_model_port_stats st;
 };
 
-/* A coalesced RX CQE being built (contract 4.5), at most one per device. */
+/* A coalesced RX CQE being built (hardware.md §4.5), at most one per device. */
 struct mm_rx_pending {
 	struct mm_wq *wq;
 	uint32_t n;
@@ -312,7 +312,7 @@ void mm_cq_write(struct mana_model *m, struct mm_cq *cq, const uint32_t *data,
 		 uint32_t wq_id, bool is_sq);
 void mm_cq_arm(struct mana_model *m, struct mm_cq *cq, uint32_t tail);
 
-/* model_wq.c: SQ buffer size of rdma-core (contract 2.2) */
+/* model_wq.c: SQ buffer size of rdma-core (hardware.md §2.2) */
 uint32_t mm_sq_size(uint32_t max_wr, uint32_t max_sge);
 
 /* model_qp.c */

@@ -4,8 +4,8 @@
 
 /*
  * QPs: the RAW TX QP (an SQ and its CQ on a vPort) and the RSS QP (the
- * receive steering of a vPort over an indirection table of WQs). Contract
- * 6, 7.1, 14 #7, #8, #11.
+ * receive steering of a vPort over an indirection table of WQs). hardware.md
+ * §6, §7.1, §14 #7, #8, #11.
  *
  * Model policies beyond rdma-core:
  *  - a CQ completes for one queue only (hardware creates one CQ object per
@@ -13,7 +13,7 @@
  *  - a WQ serves one RSS QP at a time (EINVAL otherwise), and its PD must
  *    be the RSS QP's PD;
  *  - all QPs of a vPort share one PD (the vPort is configured once per PD,
- *    contract 7.1): another PD gets ENODEV, the kernel's answer.
+ *    hardware.md §7.1): another PD gets ENODEV, the kernel's answer.
  */
 
 #include <errno.h>
@@ -27,7 +27,7 @@
 		       IBV_QP_INIT_ATTR_IND_TABLE | IBV_QP_INIT_ATTR_RX_HASH | \
 		       IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 
-/* The vPort a parent domain names, or NULL (contract 14 #7). */
+/* The vPort a parent domain names, or NULL (hardware.md §14 #7). */
 static struct mm_port *
 mm_qp_port(struct mana_model *m, struct mm_pd *pd, const char *verb)
 {
@@ -77,7 +77,7 @@ mm_qp_init_ibv(struct mm_qp *qp, struct mm_ctx *ctx, void *qp_context, enum ibv_
 	qp->ibv.context = &ctx->vctx.context;
 	qp->ibv.qp_context = qp_context;
 	qp->ibv.pd = &qp->pd->ibv;
-	qp->ibv.state = IBV_QPS_RTS;	/* live on creation (contract 10) */
+	qp->ibv.state = IBV_QPS_RTS;	/* live on creation (hardware.md §10) */
 	qp->ibv.qp_type = type;
 	pthread_mutex_init(&qp->ibv.mutex, NULL);
 	pthread_cond_init(&qp->ibv.cond, NULL);
@@ -380,7 +380,7 @@ mana_model_create_qp_ex(struct ibv_context *c, struct ibv_qp_init_attr_ex *attr)
 
 /*
  * The kernel creates the hardware RQ and CQ objects of a WQ only when an RSS
- * QP is created over it, and destroys them with that QP (contract 6, "ids"):
+ * QP is created over it, and destroys them with that QP (hardware.md §6, "ids"):
  * the device-side state of the RQ and its CQ ends here. A later RSS QP over
  * the same WQ gets new objects: new ids, the RQ consumer and last doorbell
  * back at BU 0 of the ring, the CQ producer back at count (slot 0, owner lap

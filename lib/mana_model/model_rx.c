@@ -3,7 +3,7 @@
  */
 
 /*
- * RX delivery: RSS queue choice (contract 6), RX WQE decoding and scatter
+ * RX delivery: RSS queue choice (hardware.md §6), RX WQE decoding and scatter
  * (3.6, 14 #17, #18), RX CQEs (4.4) and coalescing (4.5, rule 3). Runs on
  * the engine with m->lock held (wires call mm_port_rx from their poll).
  *

@@ -4,8 +4,8 @@
 
 /*
  * SQ processing: decode each TX WQE between the device consumer and the
- * doorbell tail (contract 3, 14 #17-#20), gather the frame, apply the
- * offloads, put it on the wire and complete it (contract 4.6).
+ * doorbell tail (hardware.md §3, §14 #17-#20), gather the frame, apply the
+ * offloads, put it on the wire and complete it (hardware.md §4.6).
  *
  * Error CQE policy (vendor_err says which check failed, for the logs):
  *   35 INVALID_OOB            header or OOB malformed (#17, #19)
@@ -33,7 +33,7 @@
 #define MM_VLAN_HLEN	4
 #define MM_ETH_P_8021Q	0x8100
 
-/* Vendor error codes of the model (nonzero, contract 14 #18). */
+/* Vendor error codes of the model (nonzero, hardware.md §14 #18). */
 enum mm_tx_verr {
 	MM_VERR_HDR_RSVD = 1,	/* reserved / unsupported header bits */
 	MM_VERR_NO_SGE,		/* num_sge 0 */

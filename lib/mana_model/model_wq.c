@@ -3,8 +3,8 @@
  */
 
 /*
- * Receive work queues, RSS indirection tables and SRQs (contract 7.1, 8,
- * decision 6, 14 #9, #10, #12, #29).
+ * Receive work queues, RSS indirection tables and SRQs (hardware.md §7.1, §8,
+ * §1 rule 6, §14 #9, #10, #12, #29).
  */
 
 #include <errno.h>
@@ -15,7 +15,7 @@
 
 #define MM_MAX_IND_LOG	13
 
-/* get_wqe_size(n) of rdma-core (contract 2.2). */
+/* get_wqe_size(n) of rdma-core (hardware.md §2.2). */
 static uint32_t
 mm_wqe_size(uint32_t nsge)
 {
@@ -113,7 +113,7 @@ mana_model_create_wq(struct ibv_context *c, struct ibv_wq_init_attr *attr)
 	wq->ibv.wq_context = attr->wq_context;
 	wq->ibv.pd = attr->pd;
 	wq->ibv.cq = attr->cq;
-	wq->ibv.state = IBV_WQS_RDY;	/* live on creation (contract 10) */
+	wq->ibv.state = IBV_WQS_RDY;	/* live on creation (hardware.md §10) */
 	wq->ibv.wq_type = IBV_WQT_RQ;
 	wq->ibv.post_recv = mm_wq_post_recv;
 	pthread_mutex_init(&wq->ibv.mutex, NULL);

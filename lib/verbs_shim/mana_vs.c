@@ -8,7 +8,7 @@
  * table (mana_vs_backend.h).
  *
  * NULL arguments are refused with -EINVAL on both backends
- * (device-contract.md section 8, model policy): rdma-core itself would
+ * (doc/hardware.md §8, model policy): rdma-core itself would
  * dereference them.
  */
 
@@ -548,7 +548,7 @@ mana_vs_create_rwq_ind_table(struct ibv_context *ctx, struct ibv_rwq_ind_table_i
 
 	/*
 	 * comp_mask != 0 (libibverbs) and log size > 13 (kernel) are EINVAL on
-	 * both backends (contract 14 #10); checked first so that the scan below
+	 * both backends (hardware.md §14 #10); checked first so that the scan below
 	 * stays inside the caller's table.
 	 */
 	if (be == NULL || attr == NULL || attr->ind_tbl == NULL || attr->comp_mask != 0 ||
@@ -616,7 +616,7 @@ mana_vs_destroy_qp(struct ibv_qp *qp)
 	return be->destroy_qp(qp);
 }
 
-/* ---- SRQ (contract decision 6) ------------------------------------- */
+/* ---- SRQ (hardware.md §1 rule 6) ----------------------------------- */
 
 struct ibv_srq *
 mana_vs_create_xsrq(struct ibv_pd *pd, struct mana_vs_xsrq_init_attr *attr)

@@ -19,7 +19,7 @@
  * shim folds rdma-core's mixed ones into it):
  *   - constructors return NULL and set errno (a positive value);
  *   - everything else returns 0 or a negative errno value.
- * Semantics and errno values are those of device-contract.md sections 7-8.
+ * Semantics and errno values are those of doc/hardware.md §7-§8.
  */
 
 #ifndef MANA_VS_H
@@ -117,7 +117,7 @@ struct ibv_qp *mana_vs_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *att
 struct ibv_qp *mana_vs_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr);
 int mana_vs_destroy_qp(struct ibv_qp *qp);
 
-/* ---- SRQ (contract decision 6) ------------------------------------- */
+/* ---- SRQ (hardware.md §1 rule 6) ----------------------------------- */
 
 /* The XRC-era init attributes of libibverbs 1.1.8, under the shim's name. */
 struct mana_vs_xsrq_init_attr {

@@ -7,7 +7,7 @@
  * libibverbs and libmana. Each function is the verb of the same name, with
  * rdma-core's mixed return conventions folded into the shim's single one
  * (constructors NULL + errno, everything else 0 or a negative errno value;
- * device-contract.md sections 7.1 and 8). Reached only through the const
+ * doc/hardware.md §7.1 and §8). Reached only through the const
  * table at the end of the file.
  */
 
@@ -29,7 +29,7 @@
 
 /*
  * rdma-core 44 returns a positive errno from most verbs but -EINVAL from
- * mana's destroy_cq/destroy_qp when no allocator is set (contract 7.1).
+ * mana's destroy_cq/destroy_qp when no allocator is set (hardware.md §7.1).
  */
 static int
 rdma_errno(int rc)
@@ -386,7 +386,7 @@ rdma_destroy_qp(struct ibv_qp *qp)
 	return rdma_errno(ibv_destroy_qp(qp));
 }
 
-/* ---- SRQ (contract decision 6) ------------------------------------- */
+/* ---- SRQ (hardware.md §1 rule 6) ----------------------------------- */
 
 static struct ibv_srq *
 rdma_create_xsrq(struct ibv_pd *pd, struct mana_vs_xsrq_init_attr *attr)

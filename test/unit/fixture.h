@@ -6,7 +6,7 @@
  * Test fixture for the verbs, engine and wire tests: a model device opened
  * through lib/verbs_shim, a recording ring allocator, and a minimal driver
  * (queues created as DPDK does, WQEs written into the raw rings, doorbells,
- * CQ polling with the owner-bit protocol of contract 4.2).
+ * CQ polling with the owner-bit protocol of hardware.md §4.2).
  */
 
 #ifndef TEST_FIXTURE_H
@@ -211,7 +211,7 @@ fx_stats(struct fx *f, unsigned int port)
 	return st;
 }
 
-/* ---- CQ consumer (contract 4.2) ------------------------------------------ */
+/* ---- CQ consumer (hardware.md §4.2) -------------------------------------- */
 
 struct fx_cqv {
 	struct ibv_cq *cq;
@@ -267,7 +267,7 @@ fx_cqe_type(const struct gdma_cqe *e)
 	return GDMA_GET(e->data[0], MANA_CQE_TYPE);
 }
 
-/* ---- WQE writer (contract 3.1, 2.4) -------------------------------------- */
+/* ---- WQE writer (hardware.md §3.1, §2.4) --------------------------------- */
 
 /*
  * Write a WQE at BU index head into a ring of ring_size bytes: header and
@@ -298,7 +298,7 @@ fx_wqe_write(uint8_t *ring, uint32_t ring_size, uint32_t head, uint32_t hdr_dw1,
 
 /* ---- Verbs objects with the attributes a driver passes ------------------- */
 
-/* DPDK 22.11's default RSS key (contract 6). */
+/* DPDK 22.11's default RSS key (hardware.md §6). */
 static const uint8_t fx_rss_key[40] = {
 	0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4, 0xf7, 0xfc, 0xa2, 0x83, 0x19, 0xdb, 0x1a,
 	0x3e, 0x94, 0x6b, 0x9e, 0x38, 0xd9, 0x2c, 0x9c, 0x03, 0xd1, 0xad, 0x99, 0x44, 0xa7,
@@ -485,7 +485,7 @@ fx_tx_ring(struct fx_txq *q)
 	fx_db(q->dv.db_page, GDMA_DB_OFFSET_SQ, gdma_db_wq(q->dv.sq_id, q->head));
 }
 
-/* Arm CQ c for its next CQE (contract 5.4) through a queue's doorbell page. */
+/* Arm CQ c for its next CQE (hardware.md §5.4) through a queue's doorbell page. */
 static inline void
 fx_cq_arm(void *db_page, const struct fx_cqv *c)
 {

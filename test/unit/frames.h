@@ -334,7 +334,7 @@ tf_toeplitz(const uint8_t *key, const uint8_t *in, uint32_t len)
 	return r;
 }
 
-/* The RSS hash the device must report for a spec (contract 6, rule 4). */
+/* The RSS hash the device must report for a spec (hardware.md §6, §1 rule 4). */
 static inline uint32_t
 tf_rss_hash(const uint8_t *key, const struct tf_spec *s, uint32_t *hashtype)
 {

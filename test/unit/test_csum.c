@@ -3,7 +3,7 @@
  */
 
 /*
- * Internet checksums of the model (contract 3.5, 4.4): RX verification flags
+ * Internet checksums of the model (hardware.md §3.5, §4.4): RX verification flags
  * good frames ok and corrupted ones bad; TX offload completes a checksum
  * seeded with the pseudo-header sum, and cannot complete an unseeded one.
  * Expected values come from frames.h's independent RFC 1071 code.

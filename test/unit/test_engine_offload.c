@@ -5,7 +5,7 @@
 /*
  * Offloads in the device engine, driven by hand (manual mode): RX hash types
  * and checksum bits per protocol, TX checksum offload and VLAN insertion
- * (contract 3, 4, 6).
+ * (hardware.md §3, §4, §6).
  */
 
 #include <stdio.h>

@@ -5,7 +5,7 @@
 /*
  * RSS in the device engine, driven by hand (manual mode): the queue choice
  * and the Toeplitz hash over 1 to 8 queues, non-IP frames on the default
- * queue, and the hardware RQ/CQ ids across a re-created RSS QP (contract 6).
+ * queue, and the hardware RQ/CQ ids across a re-created RSS QP (hardware.md §6).
  */
 
 #include "engine_harness.h"
@@ -80,7 +80,7 @@ test_rss_spread(void)
 }
 
 /*
- * Contract 6 ("ids"): the hardware RQ and CQ objects live and die with the
+ * hardware.md §6 ("ids"): the hardware RQ and CQ objects live and die with the
  * RSS QP. A new RSS QP over the same WQs gets new ids, an RQ that starts at
  * BU 0 with nothing posted and a CQ that starts at slot 0, owner lap 1.
  */

@@ -6,7 +6,7 @@
  * The device engine's RX side, driven by hand (manual mode): delivery over a
  * loop wire, coalescing, truncation, drops (no WQE, bad SGE, injected, link
  * down), the outer 802.1Q tag moved into the CQE (NIC guide, "Receive") and
- * the port and queue counters (contract 4, 14 #18).
+ * the port and queue counters (hardware.md §4, §14 #18).
  */
 
 #include "engine_harness.h"

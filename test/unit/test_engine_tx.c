@@ -5,8 +5,8 @@
 /*
  * The device engine's TX side, driven by hand (manual mode): CQE fields,
  * owner bits over thousands of laps, an SGL wrapping the ring, MR and OOB
- * violations, every TX error type, the MTU, CQE suppression (contract 3, 4,
- * 14 #17, #18).
+ * violations, every TX error type, the MTU, CQE suppression (hardware.md §3, §4,
+ * §14 #17, #18).
  */
 
 #include "engine_harness.h"

@@ -4,8 +4,8 @@
 
 /*
  * Pins every offset and bit position of mana_gdma.h to the numbers of
- * device-contract.md (sections 2.1, 3.2-3.4, 4.1-4.4, 4.6, 5.2, 7.2, 9).
- * The expected values are literals written from the contract tables, never
+ * doc/hardware.md (§2.1, §3.2-§3.4, §4.1-§4.4, §4.6, §5.2, §7.2, §9).
+ * The expected values are literals written from the hardware reference tables, never
  * derived from the header's own macros, so a wrong layout cannot hide by
  * being wrong on both sides (PMD and model share the header).
  */
@@ -19,7 +19,7 @@
 #include "unit.h"
 
 /*
- * A field occupies exactly the bits of `mask` (a literal from the contract):
+ * A field occupies exactly the bits of `mask` (a literal from the hardware reference):
  * all ones in, the mask out; the lowest bit lands on the mask's lowest bit;
  * reading the mask back gives all ones of the field.
  */

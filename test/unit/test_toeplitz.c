@@ -3,7 +3,7 @@
  */
 
 /*
- * Toeplitz RSS hash of the model (contract 6, rule 4): Microsoft's published
+ * Toeplitz RSS hash of the model (hardware.md §6, §1 rule 4): Microsoft's published
  * verification vectors ("Verifying the RSS Hash Calculation"), raw and
  * through real frames (parse + mm_rss_hash), the hash types, and agreement
  * with a bit-by-bit reference for random keys and inputs.
@@ -261,7 +261,7 @@ test_parse(void)
 static void
 test_constants(void)
 {
-	/* contract 1 rule 5, 6: 40-byte key, 64-entry table */
+	/* hardware.md §1 rule 5, §6: 40-byte key, 64-entry table */
 	CHECK_EQ(MM_RSS_KEY_LEN, 40);
 	CHECK_EQ(MM_RSS_TABLE_SIZE, 64);
 }

@@ -5,7 +5,7 @@
 /*
  * Devices and contexts of lib/verbs_shim/mana_vs.h on a model device: the
  * device list, open/close, query_device_ex, query_port, async events and the
- * port MTU (contract 2.3, 14 #27, #28).
+ * port MTU (hardware.md §2.3, §14 #27, #28).
  */
 
 #include <fcntl.h>
@@ -48,7 +48,7 @@ test_device_list_open_close(void)
 	CHECK(mana_vs_model_of(ctx) == m);
 	CHECK(mana_model_from_context(ctx) == m);
 	CHECK(ctx->device == mana_model_ibv_device(m));
-	/* async_fd non-blocking (contract 14 #27) */
+	/* async_fd non-blocking (hardware.md §14 #27) */
 	CHECK(fcntl(ctx->async_fd, F_GETFL) & O_NONBLOCK);
 	/* the device cannot go while a context is open */
 	CHECK_EQ(mana_vs_model_destroy(m), -EBUSY);
@@ -185,7 +185,7 @@ static const char *const shared_dirs[] = {
 	"class/infiniband", "class/infiniband_verbs", "class",
 };
 
-/* Contract 7.4: the port's MTU is its netdev's; the PCI presentation's mtu file follows it. */
+/* hardware.md §7.4: the port's MTU is its netdev's; the PCI presentation's mtu file follows it. */
 static void
 test_port_mtu_sysfs(void)
 {

@@ -4,7 +4,7 @@
 
 /*
  * Verbs objects on a model device: PDs and parent domains, MRs, TX QPs,
- * indirection tables, RSS QPs and SRQs; every errno the contract lists for
+ * indirection tables, RSS QPs and SRQs; every errno the hardware reference lists for
  * them (sections 6, 7.1, 8, 14 #7-#12, rule 6) and the ids manadv reports.
  */
 

@@ -5,7 +5,7 @@
 /*
  * manadv on a model device: the ring allocator (set, unset, failing, the
  * free callback used), manadv_init_obj errors, the ring buffer sizes of CQs,
- * RQs and SQs and the queue limits (contract 2.2, 7.2, 8, 14 #2-#5).
+ * RQs and SQs and the queue limits (hardware.md §2.2, §7.2, §8, §14 #2-#5).
  */
 
 #include "fixture.h"

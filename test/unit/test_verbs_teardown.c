@@ -3,7 +3,7 @@
  */
 
 /*
- * Destroy order on a model device (contract 14 #12): every destroy refused
+ * Destroy order on a model device (hardware.md §14 #12): every destroy refused
  * with EBUSY while a user of the object lives, and a driver's teardown
  * repeated on one context gives every ring buffer back.
  */

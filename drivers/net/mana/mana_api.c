@@ -135,7 +135,7 @@ rte_pmd_mana_rss_info_get(uint16_t port_id, struct rte_pmd_mana_rss_info *info)
 	if (period == 0 || period > MANA_RETA_SIZE)
 		period = 1;
 	info->period = period;
-	/* The device replicates the period over its 64 entries (contract 6). */
+	/* The device replicates the period over its 64 entries (hardware.md §6). */
 	for (i = 0; i < RTE_PMD_MANA_RETA_SIZE; i++) {
 		info->reta[i] = priv->reta[i % period];
 		if (info->reta[i] >= priv->dev_data->nb_rx_queues)
@@ -181,7 +181,7 @@ rte_pmd_mana_rss_flow_queue(uint16_t port_id, const struct rte_pmd_mana_flow *fl
 		return -EINVAL;
 	memset(&t, 0, sizeof(t));
 	ports = flow->proto == IPPROTO_TCP || flow->proto == IPPROTO_UDP;
-	/* Model policy (contract 6): src addr, dst addr, then ports for TCP/UDP. */
+	/* Model policy (hardware.md §6): src addr, dst addr, then ports for TCP/UDP. */
 	if (!flow->ipv6) {
 		t.v4.src_addr = flow->src_ip4;
 		t.v4.dst_addr = flow->dst_ip4;

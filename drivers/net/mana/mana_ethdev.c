@@ -10,7 +10,7 @@
  * parent domain with pd_context = IB port for every queue object. Queue
  * buffers come from the allocator set with manadv_set_context_attr before
  * each CQ/WQ/QP creation: rte_zmalloc_socket, page aligned, on the queue's
- * socket. Start order (contract section 10): TX CQ+QP per queue, then per RX
+ * socket. Start order (hardware.md §10): TX CQ+QP per queue, then per RX
  * queue CQ and WQ, the indirection table, the RSS QP, manadv_init_obj, post
  * RX WQEs, one doorbell per queue. Stop is the reverse and returns every
  * mbuf; the port can be started again.
@@ -267,7 +267,7 @@ mana_dev_start(struct rte_eth_dev *dev)
 		priv->mtu_applied = dev->data->mtu;
 	}
 	mana_mr_register_all(priv);
-	/* TX first: the RSS QP may need a vPort configured by a RAW QP (contract 10). */
+	/* TX first: the RSS QP may need a vPort configured by a RAW QP (hardware.md §10). */
 	for (i = 0; i < dev->data->nb_tx_queues && ret == 0; i++)
 		ret = mana_txq_start(priv, dev->data->tx_queues[i]);
 	for (i = 0; i < dev->data->nb_rx_queues && ret == 0; i++)
@@ -490,7 +490,8 @@ mana_port_limits(struct mana_priv *priv)
 		PMD_INIT_LOG(ERR, "query_device: %s", strerror(-ret));
 		return ret;
 	}
-	/* rdma-core 44 refuses more than 256 entries whatever the kernel says (contract 12 #7). */
+	/* rdma-core 44 refuses more than 256 entries whatever the kernel says
+	 * (hardware.md §12 #7). */
 	desc = RTE_MIN((uint32_t)attr.orig_attr.max_qp_wr, (uint32_t)attr.orig_attr.max_cqe);
 	desc = RTE_MIN(desc, (uint32_t)MANA_MAX_DESC);
 	if (desc < MANA_MIN_DESC) {
@@ -501,7 +502,7 @@ mana_port_limits(struct mana_priv *priv)
 	priv->max_desc = rte_align32prevpow2(desc);
 	priv->max_tx_sge = GDMA_MAX_TX_SGE;
 	priv->max_queues = RTE_MIN((uint32_t)attr.orig_attr.max_qp, (uint32_t)MANA_MAX_RXQ);
-	/* The device reports no Ethernet MTU limit (IB enums, at most 4096): contract 7.4. */
+	/* The device reports no Ethernet MTU limit (IB enums, at most 4096): hardware.md §7.4. */
 	priv->max_mtu = MANA_MAX_MTU;
 	return priv->max_queues == 0 ? -ENOTSUP : 0;
 }
@@ -652,7 +653,7 @@ mana_mac_selected(const struct mana_devargs *da, const struct rte_ether_addr *ma
 	return false;
 }
 
-/* Port count of ibdev, after the device-type check of contract 7.3. */
+/* Port count of ibdev, after the device-type check of hardware.md §7.3. */
 static int
 mana_device_ports(struct ibv_device *ibdev, struct ibv_context **ctx_out)
 {

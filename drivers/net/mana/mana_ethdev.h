@@ -19,7 +19,7 @@
 #include "mana_model.h"
 #include "mana_gdma.h"
 
-/* Limits (device-contract.md rule 5, section 6). */
+/* Limits (doc/hardware.md §1 rule 5, §6). */
 #define MANA_MIN_DESC		64
 #define MANA_MAX_DESC		GDMA_MAX_QUEUE_ENTRIES	/* rdma-core 44 */
 #define MANA_MAX_RXQ		64	/* RSS table entries */
@@ -132,7 +132,7 @@ struct mana_txq_stats {
 	uint64_t bad_cqe;		/* CQE not matching any outstanding WQE */
 };
 
-/* Coalesced RX CQE being consumed, kept across bursts (contract 4.5). */
+/* Coalesced RX CQE being consumed, kept across bursts (hardware.md §4.5). */
 struct mana_rx_pending {
 	uint32_t dw1;
 	uint16_t n;
@@ -152,7 +152,7 @@ struct mana_rxq {
 	uint32_t rq_mask;		/* RQ bytes - 1 */
 	uint32_t rq_head;		/* producer, BUs */
 	uint32_t rq_id;
-	uint8_t *db_page;		/* this RWQ's own page (contract rule 2) */
+	uint8_t *db_page;		/* this RWQ's own page (hardware.md §1 rule 2) */
 	struct rte_mbuf **sw_ring;
 	uint32_t sw_head;		/* posted WQEs, free-running */
 	uint32_t sw_tail;		/* completed WQEs, free-running */

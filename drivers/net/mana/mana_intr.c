@@ -38,8 +38,8 @@ mana_link_update(struct rte_eth_dev *dev, int wait)
 		/*
 		 * rdma-core (hardware): the port state is the kernel netdev's (down
 		 * on kernels >= 6.8 whenever the netdev is not running), and that
-		 * netdev must be down for the RAW QP to get the vPort (contract 7.1,
-		 * 7.4): report up like upstream (contract 13 rule 9).
+		 * netdev must be down for the RAW QP to get the vPort (hardware.md §7.1,
+		 * §7.4): report up like upstream (hardware.md §13 rule 9).
 		 */
 		link.link_status = RTE_ETH_LINK_UP;
 	} else if (mana_vs_query_port(priv->ctx, priv->ib_port, &attr) != 0) {

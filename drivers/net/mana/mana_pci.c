@@ -113,7 +113,7 @@ mana_sysfs_port_mac(struct ibv_device *ibdev, uint8_t ib_port, struct rte_ether_
 	return ret;
 }
 
-/* The port's MTU is its netdev's (contract 7.4); 0 when unknown. */
+/* The port's MTU is its netdev's (hardware.md §7.4); 0 when unknown. */
 uint16_t
 mana_sysfs_port_mtu(struct ibv_device *ibdev, uint8_t ib_port)
 {

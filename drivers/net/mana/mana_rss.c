@@ -6,7 +6,7 @@
  * RSS: indirection table, key, RETA.
  *
  * The device replicates a table of 2^n distinct WQs over its 64 entries
- * (entry i = WQ[i mod 2^n], contract section 6), and a WQ may appear once.
+ * (entry i = WQ[i mod 2^n], hardware.md §6), and a WQ may appear once.
  * With P = nb_rx_queues (a power of two) the driver therefore keeps a period
  * reta[0..P-1], a permutation of the queues; the effective 64-entry table is
  * reta[i mod P]. reta_update accepts exactly the tables of that shape and
@@ -16,7 +16,7 @@
  * stored and applied by the next start, and rss_hash_conf_get/reta_query
  * report the stored values (the effective ones once started). On a started
  * port both updates return -EBUSY: the kernel creates the hardware RQ and CQ
- * objects with the RSS QP and destroys them with it (contract section 6,
+ * objects with the RSS QP and destroys them with it (hardware.md §6,
  * "ids"), so replacing the RSS QP would restart every RQ and CQ from index 0
  * under a running datapath, with new ids, and lose the posted buffers.
  * rx_hash_fields_mask follows rss_hf, though the device ignores it (the hash
@@ -29,7 +29,7 @@
 #include "mana_ethdev.h"
 #include "mana_logs.h"
 
-/* Same bytes as DPDK 22.11 net/mana's default key (contract section 6). */
+/* Same bytes as DPDK 22.11 net/mana's default key (hardware.md §6). */
 static const uint8_t mana_default_rss_key[MANA_RSS_KEY_LEN] = {
 	0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4, 0xf7, 0xfc, 0xa2,
 	0x83, 0x19, 0xdb, 0x1a, 0x3e, 0x94, 0x6b, 0x9e, 0x38, 0xd9,

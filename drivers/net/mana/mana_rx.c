@@ -9,11 +9,11 @@
  *
  * Ring invariants: nb_desc is a power of two (64..256); the CQ has nb_desc
  * entries and the RQ holds at most nb_desc posted WQEs (one BU each), so the
- * CQ cannot overflow (contract 4.2). sw_ring[i & mask] holds the mbuf of the
+ * CQ cannot overflow (hardware.md §4.2). sw_ring[i & mask] holds the mbuf of the
  * i-th posted WQE; sw_head - sw_tail is the number of posted WQEs, which is
  * also the RQ's head - tail in BUs, so the RQ tail needs no own counter.
  * Every completion consumes WQEs strictly in posting order: OK one, coalesced
- * one per packet, truncated/unknown one (dropped, contract rule 7).
+ * one per packet, truncated/unknown one (dropped, hardware.md §13 rule 7).
  *
  * Posted mbufs are raw pool objects (rte_mempool_get_bulk, no reset): a
  * completed one gets rearm_data from a template and every RX field written;
@@ -286,7 +286,7 @@ rx_cqe_ol_flags(uint32_t dw1)
 		(GDMA_GET(dw1, MANA_RXCQE_VLAN_PRESENT) << 7);
 	uint64_t ol = rx_ol_table[idx];
 
-	/* Bit test, never equality (contract rule 4): any L3/L4 hash type bit. */
+	/* Bit test, never equality (hardware.md §1 rule 4): any L3/L4 hash type bit. */
 	if (dw1 & GDMA_SET(MANA_RXCQE_HASHTYPE, MANA_HASH_L4 | MANA_HASH_L3))
 		ol |= RTE_MBUF_F_RX_RSS_HASH;
 	return ol;

@@ -279,7 +279,7 @@ mana_rxq_stop(struct mana_rxq *rxq)
 				    strerror(-ret));
 		rxq->channel = NULL;
 	}
-	/* Drain by count: a full ring has head != tail here (contract 12 #8). */
+	/* Drain by count: a full ring has head != tail here (hardware.md §12 #8). */
 	while (rxq->sw_tail != rxq->sw_head) {
 		rte_mempool_put(rxq->mp, rxq->sw_ring[rxq->sw_tail & rxq->desc_mask]);
 		rxq->sw_tail++;

@@ -47,7 +47,7 @@ static const struct mana_xstat_def txq_stats[] = {
 	TXQ_STAT(too_many_segs), TXQ_STAT(cq_overflow), TXQ_STAT(bad_cqe),
 };
 
-/* TX error CQE types 33..41 (contract 4.3). */
+/* TX error CQE types 33..41 (hardware.md §4.3). */
 static const char * const tx_err_names[] = {
 	"sa_drop", "mtu_drop", "invalid_oob", "invalid_eth_type", "hdr_processing_error",
 	"vf_disabled", "vport_idx_out_of_range", "vport_disabled", "vlan_tagging_violation",

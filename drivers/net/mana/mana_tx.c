@@ -13,15 +13,15 @@
  * not registered): the return value always counts the first packets taken.
  *
  * Checksum offload: the device completes a TCP/UDP checksum whose field holds
- * the pseudo-header checksum (contract 3.5). tx_burst never writes packet
+ * the pseudo-header checksum (hardware.md §3.5). tx_burst never writes packet
  * data: the application calls rte_eth_tx_prepare() (mana_tx_prepare seeds
  * the field) or seeds it itself, as testpmd's csum engine does.
  *
  * CQE suppression (devarg tx_cqe_suppress, default on): every WQE of a burst
  * but the last has suppress_txcqe_gen set, so one CQE retires the burst. The
- * device still writes an error CQE for a failing suppressed WQE (contract
- * 4.6). Each CQE is matched by its tx_wqe_offset (BU index of the WQE,
- * contract 4.6 model policy) to an outstanding descriptor: every descriptor
+ * device still writes an error CQE for a failing suppressed WQE (hardware.md
+ * §4.6). Each CQE is matched by its tx_wqe_offset (BU index of the WQE,
+ * hardware.md §4.6 model policy) to an outstanding descriptor: every descriptor
  * up to and including it is retired, the matched one with the CQE's status,
  * the earlier ones as sent (they would have had their own error CQE
  * otherwise, CQEs come in posting order). A CQE whose offset matches no
@@ -279,7 +279,7 @@ tx_write_oob(const struct mana_txq *txq, const struct rte_mbuf *m, uint32_t *oob
 		dw0 |= GDMA_SET(MANA_TX_COMP_UDP_CSUM, 1);
 	if (txq->suppress)
 		dw0 |= GDMA_SET(MANA_TX_SUPPRESS_CQE, 1);
-	/* trans_off always initialised (contract 12 #6). */
+	/* trans_off always initialised (hardware.md §12 #6). */
 	oob[1] = txq->oob_dw1 | GDMA_SET(MANA_TX_TRANS_OFF, m->l2_len + m->l3_len);
 	if (!lng) {
 		oob[0] = dw0;

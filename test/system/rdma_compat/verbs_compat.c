@@ -18,7 +18,7 @@
  * Its checks are the tests' CHECK/REQUIRE of test/lib/check.h (plain C, no
  * project library). It also checks the ABI the replacement promises (verbs_context layout and
  * abi_compat) and the errno of unsupported verbs. The WQE/CQE encodings are
- * written here from device-contract.md sections 3-5, independently of the
+ * written here from doc/hardware.md §3-§5, independently of the
  * project's mana_gdma.h.
  *
  * Usage: verbs_compat --device NAME [--doorbell queue|shared] [--coalesce 0|1]
@@ -47,7 +47,7 @@
 #define CHECK_REQUIRE_END exit(1)
 #include "check.h"
 
-/* rdma-core 44 layout (contract 9): what an unmodified binary relies on. */
+/* rdma-core 44 layout (hardware.md §9): what an unmodified binary relies on. */
 _Static_assert(sizeof(struct verbs_context) == 648, "verbs_context size");
 _Static_assert(offsetof(struct verbs_context, context) == 320, "verbs_context.context");
 _Static_assert(offsetof(struct verbs_context, sz) == 312, "verbs_context.sz");
@@ -61,7 +61,7 @@ _Static_assert(sizeof(struct manadv_obj) == 48, "manadv_obj");
 #define FRAME_LEN	128
 #define TIMEOUT_MS	5000
 
-/* Doorbell page offsets and CQE/WQE encodings (contract 3-5). */
+/* Doorbell page offsets and CQE/WQE encodings (hardware.md §3-§5). */
 #define DB_SQ		0x000
 #define DB_RQ		0x400
 #define DB_CQ		0x800
@@ -388,7 +388,7 @@ check_queries(struct app *a)
 	CHECK(ibv_query_port(a->ctx, 9, &port) != 0, "query_port(9) accepted");
 }
 
-/* What rdma-core answers for verbs MANA does not have (contract 7.1, 14 #13). */
+/* What rdma-core answers for verbs MANA does not have (hardware.md §7.1, §14 #13). */
 static void
 check_unsupported(struct app *a)
 {
@@ -414,7 +414,7 @@ check_unsupported(struct app *a)
 	      "query_gid errno %d", errno);
 	CHECK(ibv_modify_wq(a->wq, &wqa) == EOPNOTSUPP, "modify_wq");
 	CHECK(ibv_modify_qp(a->txqp, &qpa, IBV_QP_STATE) == EOPNOTSUPP, "modify_qp");
-	/* rdma-core's poll_cq of MANA returns the positive errno (contract 7.1) */
+	/* rdma-core's poll_cq of MANA returns the positive errno (hardware.md §7.1) */
 	CHECK(ibv_poll_cq(a->txcq, 1, &wc) == EOPNOTSUPP, "poll_cq");
 	CHECK(ibv_req_notify_cq(a->rxcq, 0) == EOPNOTSUPP, "req_notify_cq");
 	CHECK(ibv_post_send(a->txqp, &swr, &bad_s) == EOPNOTSUPP, "post_send");
@@ -429,7 +429,7 @@ create_common(struct app *a)
 	struct ibv_parent_domain_init_attr pda = { 0 };
 	struct ibv_mr *mr2;
 
-	/* No allocator yet: libmana 44 refuses every queue (contract 14 #2). */
+	/* No allocator yet: libmana 44 refuses every queue (hardware.md §14 #2). */
 	errno = 0;
 	CHECK(ibv_create_cq(a->ctx, RING_N, NULL, NULL, 0) == NULL && errno == EINVAL,
 	      "create_cq without allocator: errno %d", errno);
@@ -490,7 +490,7 @@ create_tx(struct app *a)
 	obj.cq.in = a->txcq;
 	obj.cq.out = &a->mtxcq;
 	REQUIRE(manadv_init_obj(&obj, MANADV_OBJ_QP | MANADV_OBJ_CQ) == 0, "init_obj QP|CQ");
-	/* 256 x 32 B WQEs (1 SGE) -> 8 KiB (contract 2.2) */
+	/* 256 x 32 B WQEs (1 SGE) -> 8 KiB (hardware.md §2.2) */
 	CHECK(a->mqp.sq_count == RING_N && a->mqp.sq_size == 8192, "sq count %u size %u",
 	      a->mqp.sq_count, a->mqp.sq_size);
 	CHECK(from_app_allocator(a, a->mqp.sq_buf) && from_app_allocator(a, a->mtxcq.buf),
@@ -561,7 +561,7 @@ create_rx(struct app *a)
 		CHECK(a->mrwq.db_page != a->mqp.db_page, "queue mode: one page");
 }
 
-/* Objects in use cannot be destroyed (contract 14 #12). */
+/* Objects in use cannot be destroyed (hardware.md §14 #12). */
 static void
 check_busy(struct app *a)
 {
@@ -574,7 +574,7 @@ check_busy(struct app *a)
 
 /* ---- datapath by hand --------------------------------------------------- */
 
-/* One 32-byte WQE: 8 B header, 8 B inline OOB, one 16 B SGE (contract 3.1). */
+/* One 32-byte WQE: 8 B header, 8 B inline OOB, one 16 B SGE (hardware.md §3.1). */
 static void
 write_wqe(uint8_t *ring, uint32_t ring_size, uint32_t head_bu, uint32_t oob0, uint32_t oob1,
 	  uint64_t addr, uint32_t lkey, uint32_t len)
@@ -598,10 +598,10 @@ post_rx(struct app *a)
 			  (uintptr_t)(a->mem + (size_t)i * BUF_SIZE), a->mr->lkey, BUF_SIZE);
 		a->rq_head_bu++;
 	}
-	/* wqe_cnt 0, tail = producer bytes (contract 5.2) */
+	/* wqe_cnt 0, tail = producer bytes (hardware.md §5.2) */
 	ring_doorbell(db_of(a, a->mrwq.db_page), DB_RQ, a->mrwq.wq_id, 0, a->rq_head_bu * 32,
 		      false);
-	/* arm the RX CQ (on the RWQ's page, contract 1.2) for one event */
+	/* arm the RX CQ (on the RWQ's page, hardware.md §1.2) for one event */
 	ring_doorbell(db_of(a, a->mrwq.db_page), DB_CQ, a->mrxcq.cq_id, 0,
 		      (uint32_t)(a->mrxcq.count % (a->mrxcq.count << 3)), true);
 }
@@ -725,7 +725,7 @@ check_cq_event(struct app *a)
 	      cq_ctx);
 	if (cq != NULL)
 		ibv_ack_cq_events(cq, 1);
-	/* one event per arm (contract 14 #26) */
+	/* one event per arm (hardware.md §14 #26) */
 	CHECK(poll(&pfd, 1, 100) == 0, "a second event without a new arm");
 }
 
