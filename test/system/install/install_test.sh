@@ -288,11 +288,15 @@ run_testpmd() {
 	check_str "RUNPATH/RPATH of the installed plugin" \
 		"$(readelf -d "$D$PMD_DIR/librte_pmd_mana.so" |
 			sed -n -E 's/.*R(UN)?PATH.*\[(.*)\]$/\2/p')" "$MODEL_DIR"
-	# A directory the system lacks (net_mana/) is overlaid through its parent.
-	for d in $(for f in $want; do
+	# A directory the system lacks (net_mana/) is overlaid through its parent,
+	# and a directory under one already overlaid is not overlaid again (an
+	# overlay over an overlay hides the lower files' paths in /proc/<pid>/maps).
+	dirs=$(for f in $want; do
 			d=$(dirname "$f")
 			if [ -d "$d" ]; then echo "$d"; else dirname "$d"; fi
-		done | sort -u); do
+		done | sort -u)
+	for d in $(awk '{ for (i = 1; i <= n; i++) if (index($0, top[i] "/") == 1) next;
+			 top[++n] = $0; print }' <<< "$dirs"); do
 		ns_overlay "$d" || harness_exit
 	done
 	run_testpmd_autoload
