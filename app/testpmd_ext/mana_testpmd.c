@@ -460,6 +460,8 @@ cmd_model_gen_parsed(void *res, struct cmdline *cl __rte_unused, void *data __rt
 	if (ret == -EINVAL)
 		fprintf(stderr, "generator: port %u's wire is not a generator (wire=gen)\n",
 			r->port_id);
+	else if (ret == -ERANGE)
+		fprintf(stderr, "generator: rate allowed 0..1000000000 frames/s, flows 1..65536\n");
 	else
 		print_ret("generator", ret);
 }

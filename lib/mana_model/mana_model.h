@@ -206,6 +206,11 @@ int mana_model_fatal(struct mana_model *m);
 int mana_model_inject_tx_error(struct mana_model *m, unsigned int port, uint32_t type, uint32_t n);
 /* Drop the next n frames arriving at port from its wire (counted as injected drops). */
 int mana_model_drop_next(struct mana_model *m, unsigned int port, uint32_t n);
+/*
+ * Change a generator wire at run time: rate 0..1e9 frames/s (0: unlimited),
+ * flows 1..65536 (0: unchanged), the limits of wire=gen:. -EINVAL when the
+ * port's wire is no generator, -ERANGE (and mana_model_last_error) past a limit.
+ */
 int mana_model_gen_set(struct mana_model *m, unsigned int port, uint64_t rate_pps, uint32_t flows);
 /* Hand one frame to port's RX as if it came from the wire. */
 int mana_model_inject_rx(struct mana_model *m, unsigned int port, const void *frame, uint32_t len);

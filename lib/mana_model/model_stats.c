@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +100,13 @@ mana_model_gen_set(struct mana_model *m, unsigned int port, uint64_t rate_pps, u
 
 	if (p == NULL || p->wire == NULL || p->wire->cfg.type != MANA_MODEL_WIRE_GEN)
 		return -EINVAL;
+	/* The limits of the wire=gen: devarg (model_wire_parse.c). */
+	if (rate_pps > MM_GEN_MAX_RATE || flows > MM_GEN_MAX_FLOWS) {
+		mm_error(m, MM_LOG_INFO, "gen_set: rate %" PRIu64 " (allowed 0..%llu frames/s), "
+			 "flows %u (allowed 1..%u, 0: unchanged)", rate_pps, MM_GEN_MAX_RATE,
+			 flows, MM_GEN_MAX_FLOWS);
+		return -ERANGE;
+	}
 	pthread_mutex_lock(&m->lock);
 	p->wire->gen_rate_pps = rate_pps;
 	if (flows != 0)

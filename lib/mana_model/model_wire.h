@@ -50,6 +50,7 @@ struct mm_wire {
 
 /* Largest number of generator flows (parse and mana_model_gen_set limit). */
 #define MM_GEN_MAX_FLOWS	65536
+#define MM_GEN_MAX_RATE		1000000000ull	/* frames/s; 0: unlimited */
 
 /*
  * Implemented by the model core (model engine).

@@ -35,7 +35,6 @@
 #include "model_wire_priv.h"
 
 #define SPEC_MAX	1024
-#define GEN_RATE_LIMIT	1000000000ull
 #define GEN_DEFAULT_LEN	64
 #define GEN_VLAN_ID_MASK	0xFFFu
 #define GEN_VLAN_PCP_SHIFT	13
@@ -200,7 +199,7 @@ parse_gen_kv(const char *key, const char *val, struct mana_model_gen_cfg *g, uin
 		return parse_bool(val, &g->ipv6) ? 0 : -EINVAL;
 	case 4:
 		*why = "gen: rate must be 0..1000000000 frames/s (0: unlimited)";
-		if (!parse_u64(val, GEN_RATE_LIMIT, &g->rate_pps))
+		if (!parse_u64(val, MM_GEN_MAX_RATE, &g->rate_pps))
 			return -EINVAL;
 		break;
 	case 5:
@@ -391,7 +390,7 @@ gen_cfg_check(const struct mana_model_gen_cfg *g, const char **why)
 		       "74 udp/ipv6, 86 tcp/ipv6, 4 more with vlan) or above 9216";
 		return -EINVAL;
 	}
-	if (g->rate_pps > GEN_RATE_LIMIT) {
+	if (g->rate_pps > MM_GEN_MAX_RATE) {
 		*why = "gen: rate must be 0..1000000000 frames/s (0: unlimited)";
 		return -EINVAL;
 	}

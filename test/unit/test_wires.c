@@ -320,6 +320,11 @@ test_gen_lossless(void)
 					 &cfg.wire[0], NULL), 0);
 	CHECK_EQ(cfg.wire[0].gen.count, N);
 	REQUIRE(fx_open_cfg(&f, &cfg, true));
+	/* the run-time knob keeps the devarg's limits and changes nothing past them */
+	CHECK_EQ(mana_model_gen_set(f.m, 0, 1000000001ull, 4), -ERANGE);
+	CHECK(strstr(mana_model_last_error(f.m), "gen_set: rate 1000000001") != NULL);
+	CHECK_EQ(mana_model_gen_set(f.m, 0, 0, 65537), -ERANGE);
+	CHECK_EQ(mana_model_gen_set(f.m, 0, 0, 4), 0);
 	REQUIRE(ep_open(&e, &f, 0));
 	for (rounds = 0; rounds < 10000 && total < N; rounds++) {
 		ep_fill(&e, DEPTH);

@@ -34,6 +34,8 @@ stop
 # argument errors
 mana model tx_error 0 12 1
 mana model gen 0 rate 100 flows 0
+mana model gen 0 rate 2000000000 flows 4
+mana model gen 0 rate 100 flows 65537
 mana model drop 5 1
 mana model drop 0 0
 mana model tx_error 0 33 0
