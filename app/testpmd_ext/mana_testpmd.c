@@ -366,6 +366,7 @@ cmd_model_tx_error_parsed(void *res, struct cmdline *cl __rte_unused, void *data
 {
 	struct cmd_model *r = res;
 	struct rte_pmd_mana_port_info pi;
+	int ret;
 
 	if (!mana_port_ok(r->port_id, &pi))
 		return;
@@ -377,8 +378,11 @@ cmd_model_tx_error_parsed(void *res, struct cmdline *cl __rte_unused, void *data
 		fprintf(stderr, "count: allowed 1 or more\n");
 		return;
 	}
-	print_ret("inject TX error",
-		  rte_pmd_mana_model_inject_tx_error(r->port_id, r->n2, r->n3));
+	ret = rte_pmd_mana_model_inject_tx_error(r->port_id, r->n2, r->n3);
+	if (ret == -EBUSY)
+		fprintf(stderr, "inject TX error: another type is pending (same type adds to it)\n");
+	else
+		print_ret("inject TX error", ret);
 }
 
 static void

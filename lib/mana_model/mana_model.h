@@ -203,6 +203,11 @@ unsigned int mana_model_run_idle(struct mana_model *m, unsigned int max_passes);
 int mana_model_set_link(struct mana_model *m, unsigned int port, bool up);
 int mana_model_fatal(struct mana_model *m);
 /* The next n TX WQEs of port complete with error CQE type (33..41). */
+/*
+ * The next n TX WQEs of port complete with error CQE type (33..41). A second
+ * call of the same type adds to what is pending; another type while one is
+ * pending is -EBUSY (mana_model_last_error says which); n = 0 cancels.
+ */
 int mana_model_inject_tx_error(struct mana_model *m, unsigned int port, uint32_t type, uint32_t n);
 /* Drop the next n frames arriving at port from its wire (counted as injected drops). */
 int mana_model_drop_next(struct mana_model *m, unsigned int port, uint32_t n);

@@ -74,8 +74,25 @@ mana_model_inject_tx_error(struct mana_model *m, unsigned int port, uint32_t typ
 	if (p == NULL || type < CQE_TX_SA_DROP || type > CQE_TX_VLAN_TAGGING_VIOLATION)
 		return -EINVAL;
 	pthread_mutex_lock(&m->lock);
-	p->tx_err_type = type;
-	p->tx_err_n = n;
+	/*
+	 * A pending injection is never replaced behind the caller's back: the same
+	 * type adds to it, another type is refused until it has run out; n = 0
+	 * cancels it.
+	 */
+	if (n != 0 && p->tx_err_n != 0 && p->tx_err_type != type) {
+		uint32_t left = p->tx_err_n, pending = p->tx_err_type;
+
+		pthread_mutex_unlock(&m->lock);
+		mm_error(m, MM_LOG_INFO, "inject_tx_error: type %u refused, %u WQEs of type %u "
+			 "still pending", type, left, pending);
+		return -EBUSY;
+	}
+	if (n == 0) {
+		p->tx_err_n = 0;
+	} else {
+		p->tx_err_n = p->tx_err_n + n < p->tx_err_n ? UINT32_MAX : p->tx_err_n + n;
+		p->tx_err_type = type;
+	}
 	pthread_mutex_unlock(&m->lock);
 	return 0;
 }

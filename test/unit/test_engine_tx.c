@@ -417,6 +417,24 @@ test_tx_injected(void)
 	for (type = 33; type <= 41; type++)
 		CHECK_EQ(st.tx_err[type - 32] - st0.tx_err[type - 32], 2);
 	CHECK_EQ(st.tx_frames - st0.tx_frames, 9);
+	/* a pending injection is added to, never replaced; 0 cancels */
+	CHECK_EQ(mana_model_inject_tx_error(h.f.m, 0, 34, 1), 0);
+	CHECK_EQ(mana_model_inject_tx_error(h.f.m, 0, 34, 1), 0);
+	CHECK_EQ(mana_model_inject_tx_error(h.f.m, 0, 35, 1), -EBUSY);
+	CHECK(strstr(mana_model_last_error(h.f.m), "2 WQEs of type 34 still pending") != NULL);
+	h_tx(&h, fr, len, NULL, false);
+	h_tx(&h, fr, len, NULL, false);
+	h_tx(&h, fr, len, NULL, false);
+	fx_run(&h.f);
+	CHECK_EQ(h_tx_cqe(&h, NULL, NULL), 34);
+	CHECK_EQ(h_tx_cqe(&h, NULL, NULL), 34);
+	CHECK_EQ(h_tx_cqe(&h, NULL, NULL), CQE_TX_OKAY);
+	CHECK_EQ(mana_model_inject_tx_error(h.f.m, 0, 36, 5), 0);
+	CHECK_EQ(mana_model_inject_tx_error(h.f.m, 0, 36, 0), 0);	/* cancel */
+	h_tx(&h, fr, len, NULL, false);
+	fx_run(&h.f);
+	CHECK_EQ(h_tx_cqe(&h, NULL, NULL), CQE_TX_OKAY);
+	CHECK_EQ(h_tx_cqe(&h, NULL, NULL), 0);
 	CHECK(mana_model_inject_tx_error(h.f.m, 0, 32, 1) < 0);
 	CHECK(mana_model_inject_tx_error(h.f.m, 0, 42, 1) < 0);
 	CHECK(mana_model_inject_tx_error(h.f.m, 1, 33, 1) < 0);	/* no port 1 */
