@@ -220,7 +220,47 @@ mm_config_check(const struct mana_model_config *cfg)
 			mm_log(MM_LOG_ERR, "create %s: port %u: bad wire type", cfg->name, i);
 			return EINVAL;
 		}
+	if (cfg->frontend != MANA_MODEL_FRONTEND_SHIM && cfg->frontend != MANA_MODEL_FRONTEND_VERBS) {
+		mm_log(MM_LOG_ERR, "create %s: unknown front-end %d", cfg->name, (int)cfg->frontend);
+		return EINVAL;
+	}
+	/* A vPort has a unicast MAC of its own, as Azure assigns one per vNIC. */
+	for (unsigned int i = 0; i < cfg->nports; i++) {
+		static const uint8_t zero[6];
+		const uint8_t *a = cfg->mac[i];
+
+		if (!cfg->mac_set[i])
+			continue;
+		if ((a[0] & 1) != 0 || memcmp(a, zero, sizeof(zero)) == 0) {
+			mm_log(MM_LOG_ERR, "create %s: port %u: MAC %02x:%02x:%02x:%02x:%02x:%02x is "
+			       "%s; a vPort needs a unicast address", cfg->name, i, a[0], a[1],
+			       a[2], a[3], a[4], a[5], (a[0] & 1) != 0 ?
+			       "a multicast/broadcast address" : "all zero");
+			return EINVAL;
+		}
+		for (unsigned int j = 0; j < i; j++)
+			if (cfg->mac_set[j] && memcmp(cfg->mac[j], a, 6) == 0) {
+				mm_log(MM_LOG_ERR, "create %s: ports %u and %u have the same MAC "
+				       "%02x:%02x:%02x:%02x:%02x:%02x", cfg->name, j, i, a[0], a[1],
+				       a[2], a[3], a[4], a[5]);
+				return EINVAL;
+			}
+	}
 	return 0;
+}
+
+/* A port of another device with mac, or NULL (mm_global_lock held). */
+static const struct mm_port *
+mm_mac_owner_locked(const uint8_t mac[6])
+{
+	struct mana_model *o;
+	unsigned int p;
+
+	LIST_FOREACH(o, &mm_models, link)
+		for (p = 0; p < o->cfg.nports; p++)
+			if (memcmp(o->port[p].mac, mac, 6) == 0)
+				return &o->port[p];
+	return NULL;
 }
 
 /* ---- sysfs tree ----------------------------------------------------------- */
@@ -542,6 +582,21 @@ mana_model_create(const struct mana_model_config *cfg)
 		mm_log(MM_LOG_ERR, "create %s: name already used", cfg->name);
 		free(m);
 		errno = EEXIST;
+		return NULL;
+	}
+	for (unsigned int i = 0; i < m->cfg.nports; i++) {
+		const struct mm_port *o = mm_mac_owner_locked(m->port[i].mac);
+		const uint8_t *a = m->port[i].mac;
+
+		if (o == NULL)
+			continue;
+		pthread_mutex_unlock(&mm_global_lock);
+		mm_log(MM_LOG_ERR, "create %s: port %u: MAC %02x:%02x:%02x:%02x:%02x:%02x is "
+		       "already port %u of device %s", cfg->name, i, a[0], a[1], a[2], a[3],
+		       a[4], a[5], o->index, o->m->cfg.name);
+		pthread_mutex_destroy(&m->lock);
+		free(m);
+		errno = EADDRINUSE;
 		return NULL;
 	}
 	err = mm_sysfs_create(m);

@@ -219,6 +219,57 @@ test_port_mtu_sysfs(void)
 	CHECK_EQ(rmdir(root), 0);
 }
 
+
+/* A vPort's MAC is unicast, not zero, and no other port's (of this or another device). */
+static void
+test_port_macs(void)
+{
+	static const uint8_t bad[][6] = {
+		{ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },	/* broadcast */
+		{ 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 },	/* multicast */
+		{ 0, 0, 0, 0, 0, 0 },
+	};
+	struct mana_model_config cfg, cfg2;
+	struct mana_model *m, *m2;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		fx_config(&cfg, 1);
+		memcpy(cfg.mac[0], bad[i], 6);
+		cfg.mac_set[0] = true;
+		errno = 0;
+		CHECK_NULL(mana_model_create(&cfg));
+		CHECK_EQ(errno, EINVAL);
+	}
+	/* the same MAC on two ports of one device */
+	fx_config(&cfg, 2);
+	for (i = 0; i < 2; i++) {
+		memcpy(cfg.mac[i], (const uint8_t[]){ 0x02, 0, 0, 0, 0, 0x0a }, 6);
+		cfg.mac_set[i] = true;
+	}
+	errno = 0;
+	CHECK_NULL(mana_model_create(&cfg));
+	CHECK_EQ(errno, EINVAL);
+	/* ... and on a port of another device */
+	cfg.nports = 1;
+	m = mana_model_create(&cfg);
+	REQUIRE_NOT_NULL(m);
+	fx_config(&cfg2, 1);
+	memcpy(cfg2.mac[0], cfg.mac[0], 6);
+	cfg2.mac_set[0] = true;
+	errno = 0;
+	m2 = mana_model_create(&cfg2);
+	CHECK_NULL(m2);
+	CHECK_EQ(errno, EADDRINUSE);
+	if (m2 != NULL)
+		mana_model_destroy(m2);
+	CHECK_EQ(mana_model_destroy(m), 0);
+	/* free again once the first device is gone */
+	m2 = mana_model_create(&cfg2);
+	CHECK(m2 != NULL);
+	if (m2 != NULL)
+		CHECK_EQ(mana_model_destroy(m2), 0);
+}
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_device_list_open_close),
 	UNIT_TEST(test_query_device),
@@ -226,6 +277,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_async_events),
 	UNIT_TEST(test_port_mtu),
 	UNIT_TEST(test_port_mtu_sysfs),
+	UNIT_TEST(test_port_macs),
 };
 
 UNIT_MAIN(tests)
