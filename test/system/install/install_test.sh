@@ -132,24 +132,6 @@ tp_spawn() {
 	SECONDS=0
 }
 
-wait_xstat() {
-	local v
-
-	while :; do
-		cmd "show port xstats 0"
-		sleep 0.5
-		v=$(xstat "$1")
-		if [ -n "$v" ] && test "$v" "$2" "$3"; then
-			return 0
-		fi
-		may_wait "$1 $2 $3 (last: '$v')" || return 1
-	done
-}
-
-fwd() {
-	block_val "Forward statistics for port" 0 "$1"
-}
-
 # info_val <key>: its last value in `show port info` output ("key: value").
 info_val() {
 	awk -F': *' -v k="$1" '$1 == k { v = $2 } END { print v }' "$OUT"

@@ -243,6 +243,26 @@ xstat() {
 	grep -a -o -E "(^|[^a-z0-9_])$1: [0-9]+" "$OUT" | tail -n 1 | awk '{ print $2 }'
 }
 
+# wait_xstat <name> <op> <value>: polls `show port xstats 0` until it holds.
+wait_xstat() {
+	local v
+
+	while :; do
+		cmd "show port xstats 0"
+		sleep 0.5
+		v=$(xstat "$1")
+		if [ -n "$v" ] && test "$v" "$2" "$3"; then
+			return 0
+		fi
+		may_wait "$1 $2 $3 (last: '$v')" || return 1
+	done
+}
+
+# fwd <field>: port 0's value in testpmd's forward statistics.
+fwd() {
+	block_val "Forward statistics for port" 0 "$1"
+}
+
 # check_queues <nq> <expected sum> [<what the sum is>]: every RX queue got
 # frames (rx_q<i>_packets > 0) and they add up to the expected sum.
 check_queues() {

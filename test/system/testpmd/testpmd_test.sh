@@ -43,25 +43,6 @@ start_testpmd() {
 		-- -i --port-topology=loop --nb-cores=1 --total-num-mbufs=8192 --no-flush-rx "$@"
 }
 
-# wait_xstat <name> <op> <value>: polls `show port xstats 0` until it holds.
-wait_xstat() {
-	local v
-
-	while :; do
-		cmd "show port xstats 0"
-		sleep 0.5
-		v=$(xstat "$1")
-		if [ -n "$v" ] && test "$v" "$2" "$3"; then
-			return 0
-		fi
-		may_wait "$1 $2 $3 (last: '$v')" || return 1
-	done
-}
-
-fwd() {
-	block_val "Forward statistics for port" 0 "$1"
-}
-
 # Print the final statistics and quit; every check parses the complete output.
 quit_testpmd() {
 	cmd "show port stats all"
