@@ -363,6 +363,42 @@ mana_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_bur
 
 /* ---- close ------------------------------------------------------------ */
 
+/*
+ * Software devices created by a probe, each with the state of the ports that
+ * use it: a vdev naming a device another vdev created joins that state, so
+ * the device goes away with the last port of either (primary process only;
+ * probes and closes run on one thread at a time).
+ */
+static LIST_HEAD(, mana_shared) mana_model_owners = LIST_HEAD_INITIALIZER(mana_model_owners);
+
+struct mana_shared *
+mana_shared_new(struct mana_model *m)
+{
+	struct mana_shared *sh = rte_zmalloc("mana_shared", sizeof(*sh), 0);
+
+	if (sh == NULL)
+		return NULL;
+	sh->refcnt = 1;
+	sh->own_model = m;
+	if (m != NULL)
+		LIST_INSERT_HEAD(&mana_model_owners, sh, link);
+	return sh;
+}
+
+struct mana_shared *
+mana_shared_of_model(const struct mana_model *m)
+{
+	struct mana_shared *sh;
+
+	LIST_FOREACH(sh, &mana_model_owners, link) {
+		if (sh->own_model == m) {
+			sh->refcnt++;
+			return sh;
+		}
+	}
+	return NULL;
+}
+
 void
 mana_shared_put(struct mana_shared *sh)
 {
@@ -371,6 +407,7 @@ mana_shared_put(struct mana_shared *sh)
 	if (sh == NULL || --sh->refcnt > 0)
 		return;
 	if (sh->own_model != NULL) {
+		LIST_REMOVE(sh, link);
 		ret = mana_vs_model_destroy(sh->own_model);
 		if (ret != 0)
 			PMD_INIT_LOG(ERR, "destroying the software device: %s", strerror(-ret));

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include <rte_ether.h>
 #include <rte_ethdev.h>
@@ -246,8 +247,13 @@ struct mana_txq {
 
 /* ---- device and port ------------------------------------------------ */
 
-/* State shared by every ethdev of one rte_device (model ownership). */
+/*
+ * State shared by every ethdev of one rte_device, and by every ethdev of any
+ * other vdev on the software device a probe created (model ownership): the
+ * device lives until the last of those ports is closed, in whatever order.
+ */
 struct mana_shared {
+	LIST_ENTRY(mana_shared) link;	/* in the list of owners, when own_model is set */
 	struct mana_model *own_model;	/* created by the probe; gone with the last port */
 	unsigned int refcnt;
 };
@@ -304,6 +310,10 @@ int mana_probe_ports(struct rte_device *rdev, struct ibv_device *ibdev,
 		     const struct mana_devargs *da, struct mana_shared *shared, int socket,
 		     bool sysfs_macs);
 int mana_dev_remove_all(struct rte_device *rdev);
+/* A new shared state with one reference; owning m (may be NULL) from now on. */
+struct mana_shared *mana_shared_new(struct mana_model *m);
+/* The shared state owning software device m, with one more reference; NULL if none. */
+struct mana_shared *mana_shared_of_model(const struct mana_model *m);
 void mana_shared_put(struct mana_shared *sh);
 int mana_set_buf_allocator(struct mana_priv *priv, int socket);
 int mana_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info);

@@ -174,12 +174,11 @@ mana_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
 			     strerror(errno));
 		return -ENODEV;
 	}
-	sh = rte_zmalloc("mana_shared", sizeof(*sh), 0);
+	sh = mana_shared_new(NULL);
 	if (sh == NULL) {
 		mana_vs_free_device_list(list);
 		return -ENOMEM;
 	}
-	sh->refcnt = 1;
 	if (socket < 0)
 		socket = rte_socket_id();
 	ret = -ENODEV;

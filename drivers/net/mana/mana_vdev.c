@@ -7,7 +7,8 @@
  *
  * Without ibdev= the port runs on the software device: the model named by
  * model= (default: the vdev name) is used if it exists, otherwise created
- * from the devargs and destroyed when the last port of this vdev is closed.
+ * from the devargs and destroyed when the last port using it is closed: that
+ * of this vdev or of another vdev naming it, whichever is closed last.
  * With ibdev= the named rdma-core device (or an existing model device) is
  * driven. Ethdevs are named "<vdev name>_port<IB port>" (IB port = vPort + 1),
  * as on PCI, and the remove callback closes every one of them.
@@ -76,8 +77,13 @@ mana_engine_cpu_default(int socket)
 	return -1;
 }
 
+/*
+ * The software device of a vdev without ibdev=: found or created. *sh is the
+ * state of its owner when another vdev created it (shared with that vdev's
+ * ports), a new one owning it when created here, else NULL.
+ */
 static int
-mana_vdev_model(const char *vname, const struct mana_devargs *da, struct mana_shared *sh,
+mana_vdev_model(const char *vname, const struct mana_devargs *da, struct mana_shared **sh,
 		int *socket)
 {
 	const struct mana_vs_model_api *api = mana_vs_model_api();
@@ -100,6 +106,7 @@ mana_vdev_model(const char *vname, const struct mana_devargs *da, struct mana_sh
 			return -EINVAL;
 		}
 		*socket = api->config(m)->numa_node;
+		*sh = mana_shared_of_model(m);
 		return 0;
 	}
 	*socket = rte_socket_id();
@@ -119,8 +126,22 @@ mana_vdev_model(const char *vname, const struct mana_devargs *da, struct mana_sh
 			     strerror(ret));
 		return -ret;
 	}
-	sh->own_model = m;
+	*sh = mana_shared_new(m);
+	if (*sh == NULL) {
+		mana_vs_model_destroy(m);
+		return -ENOMEM;
+	}
 	return 0;
+}
+
+/* ibdev= naming a software device that another vdev created: share its state. */
+static struct mana_shared *
+mana_vdev_ibdev_shared(const char *ibdev)
+{
+	const struct mana_vs_model_api *api = mana_vs_model_api();
+	struct mana_model *m = api != NULL ? api->find(ibdev) : NULL;
+
+	return m != NULL ? mana_shared_of_model(m) : NULL;
 }
 
 static int
@@ -129,7 +150,7 @@ mana_vdev_probe(struct rte_vdev_device *vdev)
 	const char *vname = rte_vdev_device_name(vdev);
 	struct ibv_device **list = NULL, *ibdev;
 	struct mana_devargs da;
-	struct mana_shared *sh;
+	struct mana_shared *sh = NULL;
 	int socket = SOCKET_ID_ANY, ret;
 
 	/* A secondary attaches to the primary's ports; devargs are the primary's business. */
@@ -138,12 +159,16 @@ mana_vdev_probe(struct rte_vdev_device *vdev)
 	ret = mana_devargs_parse(rte_vdev_device_args(vdev), MANA_DEVARGS_VDEV, &da);
 	if (ret != 0)
 		return ret;
-	sh = rte_zmalloc("mana_shared", sizeof(*sh), 0);
-	if (sh == NULL)
-		return -ENOMEM;
-	sh->refcnt = 1;		/* the probe's own reference */
+	/* sh: with the probe's own reference, dropped at the end. */
 	if (da.ibdev[0] == '\0')
-		ret = mana_vdev_model(vname, &da, sh, &socket);
+		ret = mana_vdev_model(vname, &da, &sh, &socket);
+	else
+		sh = mana_vdev_ibdev_shared(da.ibdev);
+	if (ret == 0 && sh == NULL) {
+		sh = mana_shared_new(NULL);
+		if (sh == NULL)
+			ret = -ENOMEM;
+	}
 	if (ret == 0) {
 		list = mana_vs_get_device_list(NULL);
 		ibdev = mana_find_ibdev(list, da.ibdev[0] != '\0' ? da.ibdev :
