@@ -623,6 +623,7 @@ mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_po
 	priv->tx_cqe_suppress = da->tx_cqe_suppress;
 	priv->shared = shared;
 	shared->refcnt++;
+	snprintf(priv->ibdev_name, sizeof(priv->ibdev_name), "%s", mana_vs_device_name(ibdev));
 	rte_ether_addr_copy(mac, dev->data->mac_addrs);
 	mana_mr_table_init(&priv->mr);
 	mana_rss_init(priv);
@@ -723,6 +724,25 @@ mana_device_ports(struct ibv_device *ibdev, struct ibv_context **ctx_out)
 	return attr.orig_attr.phys_port_cnt;
 }
 
+/* The port (of any vdev or PCI function) driving IB port ib_port of device ibdev, or NULL. */
+static const struct rte_eth_dev *
+mana_vport_holder(const char *ibdev, uint8_t ib_port)
+{
+	const struct mana_priv *priv;
+	struct rte_eth_dev *dev;
+	uint16_t pid;
+
+	for (pid = 0; pid < RTE_MAX_ETHPORTS; pid++) {
+		dev = mana_port_dev(pid);
+		if (dev == NULL)
+			continue;
+		priv = mana_priv(dev);
+		if (priv->ib_port == ib_port && strcmp(priv->ibdev_name, ibdev) == 0)
+			return dev;
+	}
+	return NULL;
+}
+
 /*
  * One ethdev per vPort of ibdev whose MAC is selected by mac= (all without
  * mac=). MACs come from sysfs (<ibdev_path>/device/net/<if>/address of the
@@ -734,6 +754,7 @@ mana_probe_ports(struct rte_device *rdev, struct ibv_device *ibdev,
 		 const struct mana_devargs *da, struct mana_shared *shared, int socket,
 		 bool sysfs_macs)
 {
+	const struct rte_eth_dev *holder;
 	struct ibv_context *ctx = NULL;
 	struct rte_ether_addr mac;
 	struct mana_model *m;
@@ -755,6 +776,16 @@ mana_probe_ports(struct rte_device *rdev, struct ibv_device *ibdev,
 		}
 		if (!mana_mac_selected(da, &mac))
 			continue;
+		/* Two ports on one vPort: one MAC, one set of queues; the second would fail. */
+		holder = mana_vport_holder(mana_vs_device_name(ibdev), (uint8_t)p);
+		if (holder != NULL) {
+			PMD_INIT_LOG(ERR, "%s: vPort %d (MAC " RTE_ETHER_ADDR_PRT_FMT ") of %s is "
+				     "already bound by %s (port %u): one port per vPort",
+				     rdev->name, p - 1, RTE_ETHER_ADDR_BYTES(&mac),
+				     mana_vs_device_name(ibdev), holder->device->name,
+				     holder->data->port_id);
+			return -EBUSY;
+		}
 		ret = mana_port_probe(rdev, ibdev, p, &mac, da, shared, socket);
 		if (ret != 0)
 			return ret;

@@ -268,6 +268,7 @@ struct mana_priv {
 	struct ibv_pd *parent_pd;	/* parent domain, pd_context = IB port: queues */
 	struct mana_model *model;	/* NULL on hardware */
 	struct mana_shared *shared;
+	char ibdev_name[MANA_IBDEV_NAME_LEN];	/* device of the vPort (one port per vPort) */
 	struct rte_ether_addr mac;
 	/* Limits from query_device clamped to rdma-core 44. */
 	uint16_t max_desc;
