@@ -108,7 +108,8 @@ mana_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	uint16_t nq = RTE_MIN(priv->max_queues, MANA_MAX_RXQ);
 
 	info->max_rx_queues = nq;
-	info->max_tx_queues = RTE_MIN(priv->max_queues, MANA_MAX_TXQ);
+	/* Each TX queue is a QP and so is the RSS QP of the RX side (hardware.md §7.3, §10). */
+	info->max_tx_queues = RTE_MIN(priv->max_qp - 1, (uint32_t)MANA_MAX_TXQ);
 	info->max_mac_addrs = 1;
 	info->min_mtu = MANA_MIN_MTU;
 	info->max_mtu = priv->max_mtu;
@@ -538,10 +539,17 @@ mana_port_limits(struct mana_priv *priv)
 	}
 	priv->max_desc = rte_align32prevpow2(desc);
 	priv->max_tx_sge = GDMA_MAX_TX_SGE;
-	priv->max_queues = RTE_MIN((uint32_t)attr.orig_attr.max_qp, (uint32_t)MANA_MAX_RXQ);
+	/* A started port holds one RAW QP per TX queue and one RSS QP (hardware.md §10). */
+	if (attr.orig_attr.max_qp < 2) {
+		PMD_INIT_LOG(ERR, "device offers %d QP; a port needs at least 2 (a TX queue "
+			     "and the RSS QP)", attr.orig_attr.max_qp);
+		return -ENOTSUP;
+	}
+	priv->max_qp = (uint32_t)attr.orig_attr.max_qp;
+	priv->max_queues = RTE_MIN(priv->max_qp, (uint32_t)MANA_MAX_RXQ);
 	/* The device reports no Ethernet MTU limit (IB enums, at most 4096): hardware.md §7.4. */
 	priv->max_mtu = MANA_MAX_MTU;
-	return priv->max_queues == 0 ? -ENOTSUP : 0;
+	return 0;
 }
 
 static int

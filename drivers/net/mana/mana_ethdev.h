@@ -274,6 +274,7 @@ struct mana_priv {
 	uint16_t max_desc;
 	uint16_t max_tx_sge;
 	uint16_t max_queues;
+	uint32_t max_qp;		/* QPs of the device: TX queues + the RSS QP */
 	uint32_t max_mtu;
 	uint16_t mtu_applied;		/* last MTU given to the device; 0: unknown */
 	bool tx_cqe_suppress;
