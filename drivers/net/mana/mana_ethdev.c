@@ -755,7 +755,9 @@ mana_vport_holder(const char *ibdev, uint8_t ib_port)
  * One ethdev per vPort of ibdev whose MAC is selected by mac= (all without
  * mac=). MACs come from sysfs (<ibdev_path>/device/net/<if>/address of the
  * netdev whose dev_port is port - 1) or, on a software device reached
- * without a PCI function, from the model.
+ * without a PCI function, from the model. Returns 0, 1 when ibdev is no MANA
+ * Ethernet device with ports (nothing logged but at INFO: the caller may try
+ * another device), or a negative errno after one line saying why.
  */
 int
 mana_probe_ports(struct rte_device *rdev, struct ibv_device *ibdev,
@@ -770,7 +772,7 @@ mana_probe_ports(struct rte_device *rdev, struct ibv_device *ibdev,
 
 	nports = mana_device_ports(ibdev, &ctx);
 	if (nports <= 0)
-		return nports < 0 ? nports : -ENODEV;
+		return nports < 0 ? nports : 1;
 	m = mana_vs_model_of(ctx);
 	mana_vs_close_device(ctx);
 	for (p = 1; p <= nports && p <= MANA_MAX_PORTS; p++) {

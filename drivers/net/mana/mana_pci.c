@@ -185,13 +185,16 @@ mana_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
 	for (i = 0; list[i] != NULL; i++) {
 		if (!mana_ibdev_matches(list[i], &pci->addr))
 			continue;
+		/* 1: not the function's Ethernet device (an RNIC one): try the next. */
 		ret = mana_probe_ports(&pci->device, list[i], &da, sh, socket, true);
-		if (ret != -ENODEV)
+		if (ret <= 0)
 			break;
 	}
-	if (ret == -ENODEV && list[i] == NULL)
+	if (list[i] == NULL) {	/* no Ethernet device of the function was found */
 		PMD_INIT_LOG(ERR, "%s: no MANA Ethernet rdma-core device on this function (are "
 			     "mana_ib and ib_uverbs loaded?)", pci->device.name);
+		ret = -ENODEV;
+	}
 	if (ret != 0)
 		mana_dev_remove_all(&pci->device);
 	mana_shared_put(sh);

@@ -183,6 +183,11 @@ mana_vdev_probe(struct rte_vdev_device *vdev)
 			if (socket < 0)
 				socket = rte_socket_id();
 			ret = mana_probe_ports(&vdev->device, ibdev, &da, sh, socket, false);
+			if (ret > 0) {
+				PMD_INIT_LOG(ERR, "%s: %s is not a MANA Ethernet device with "
+					     "ports", vname, mana_vs_device_name(ibdev));
+				ret = -ENODEV;
+			}
 		}
 	}
 	if (ret != 0)

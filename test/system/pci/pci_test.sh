@@ -19,6 +19,8 @@
 #   detach       port stop/close all, device detach <BDF>: every port is
 #                released; attaching again gives both ports back
 #   bad_devarg   -a <BDF>,bogus=1: the probe fails, one log line names the key
+#   mac_none     -a <BDF>,mac=<MAC of no vPort>: the probe fails with the one
+#                line saying no vPort has that MAC, and no other driver line
 #   coexist_first  another MANA PMD (OTHER_MANA_PMD: Debian 13's net/mana, or
 #                DPDK's net/mana built from the source tree) loaded with -d
 #                before ours: net_mana still takes the function (it moves the
@@ -231,6 +233,21 @@ run_bad_devarg() {
 	grep -a "bogus" "$OUT"
 }
 
+run_mac_none() {
+	start_testpmd "$MODEL2" "$BDF,mac=$MAC3"
+	check_ports "$(summary)"
+	check "ports probed" "$(nb_ports_printed)" -eq 0
+	quit_testpmd
+	check "line saying no vPort has the MAC" \
+		"$(grep -a -c -F "$BDF: none of the 2 vPorts of " "$OUT")" -eq 1
+	check "driver lines (mana: ...)" "$(grep -a -c -E "^mana: " "$OUT")" -eq 1
+	check "lines asking whether mana_ib is loaded" \
+		"$(grep -a -c -F "are mana_ib and ib_uverbs loaded" "$OUT")" -eq 0
+	check "EAL refused the device" \
+		"$(grep -a -c -F "Requested device $BDF cannot be used" "$OUT")" -eq 1
+	grep -a "^mana: " "$OUT"
+}
+
 # other_pmd: sets OTHER to the -d argument of the other MANA PMD
 # (OTHER_MANA_PMD), empty when there is none. Below a world-writable directory
 # it is loaded by bare name, its directory added to the search path.
@@ -327,6 +344,9 @@ mac_select)
 	;;
 detach)
 	run_detach
+	;;
+mac_none)
+	run_mac_none
 	;;
 bad_devarg)
 	run_bad_devarg
