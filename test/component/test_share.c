@@ -285,8 +285,8 @@ test_qp_budget(void)
 	comp_vdev_destroy("net_mana_sh6");
 
 	CHECK(vdev_create_logged("net_mana_sh7", "max_qp=1", log, sizeof(log)) != 0);
-	CHECK_MSG(strstr(log, "device offers 1 QP; a port needs at least 2 (a TX queue and "
-			      "the RSS QP)") != NULL, "log: %s", log);
+	CHECK_MSG(strstr(log, "net_mana_sh7 offers 1 QP (max_qp); a port needs at least 2: a "
+			      "TX queue and the RSS QP") != NULL, "log: %s", log);
 	CHECK(comp_port_of("net_mana_sh7", 0) < 0);
 	CHECK(mana_model_find("net_mana_sh7") == NULL);
 	CHECK_EQ(rte_mempool_avail_count(mp), 4096);

@@ -541,8 +541,8 @@ mana_port_limits(struct mana_priv *priv)
 	priv->max_tx_sge = GDMA_MAX_TX_SGE;
 	/* A started port holds one RAW QP per TX queue and one RSS QP (hardware.md §10). */
 	if (attr.orig_attr.max_qp < 2) {
-		PMD_INIT_LOG(ERR, "device offers %d QP; a port needs at least 2 (a TX queue "
-			     "and the RSS QP)", attr.orig_attr.max_qp);
+		PMD_INIT_LOG(ERR, "%s offers %d QP (max_qp); a port needs at least 2: a TX "
+			     "queue and the RSS QP", priv->ibdev_name, attr.orig_attr.max_qp);
 		return -ENOTSUP;
 	}
 	priv->max_qp = (uint32_t)attr.orig_attr.max_qp;
