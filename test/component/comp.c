@@ -125,6 +125,7 @@ comp_port_start(uint16_t pid, const struct comp_port_cfg *c, struct rte_mempool 
 	conf.txmode.offloads = c->tx_offloads;
 	conf.intr_conf.rxq = c->intr_rxq;
 	conf.intr_conf.lsc = c->intr_lsc;
+	conf.intr_conf.rmv = c->intr_rmv;
 	ret = rte_eth_dev_configure(pid, c->nb_rxq, c->nb_txq, &conf);
 	if (ret != 0)
 		return ret;

@@ -61,6 +61,7 @@ struct comp_port_cfg {
 	uint64_t tx_offloads;
 	bool intr_rxq;
 	bool intr_lsc;
+	bool intr_rmv;
 };
 
 /* configure + queue setup + start; returns 0 or the first error. */

@@ -206,7 +206,8 @@ wait_count(unsigned int *cnt, unsigned int want, unsigned int ms)
 static void
 test_link_events(void)
 {
-	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1, .intr_lsc = true };
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1, .intr_lsc = true,
+				    .intr_rmv = true };
 	struct mana_model_port_stats st;
 	struct rte_eth_link link;
 	struct rte_ether_addr mac;
@@ -559,12 +560,93 @@ test_stats_across_reconfig(void)
 	rte_mempool_free(mp);
 }
 
+/* ---- events the application turned off (item 9) ---------------------------- */
+
+/* The link as polling reads it reaches `up` within COMP_WAIT_MS. */
+static bool
+wait_link(int pid, bool up)
+{
+	uint64_t end = comp_now_ms() + COMP_WAIT_MS;
+	struct rte_eth_link link;
+
+	do {
+		if (rte_eth_link_get_nowait(pid, &link) == 0 &&
+		    (link.link_status == RTE_ETH_LINK_UP) == up)
+			return true;
+		comp_sleep_ms(1);
+	} while (comp_now_ms() < end);
+	return false;
+}
+
+/* Events must NOT come: the interrupt thread gets this long to raise one anyway. */
+#define NO_EVENT_MS	500
+
+static void
+events_off_case(const char *vdev, bool lsc)
+{
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1, .intr_lsc = lsc };
+	unsigned int lsc0, rmv0;
+	struct rte_ether_addr mac;
+	struct rte_mempool *mp;
+	struct mana_model *m;
+	int pid;
+
+	REQUIRE_EQ(comp_vdev_create(vdev, "wire=loop"), 0);
+	pid = comp_port_of(vdev, 0);
+	m = mana_model_find(vdev);
+	REQUIRE(pid >= 0 && m != NULL);
+	mp = comp_pool("evo_pool", 1024, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	rte_eth_macaddr_get(pid, &mac);
+	REQUIRE_EQ(rte_eth_dev_callback_register(pid, RTE_ETH_EVENT_INTR_LSC, event_cb, NULL), 0);
+	REQUIRE_EQ(rte_eth_dev_callback_register(pid, RTE_ETH_EVENT_INTR_RMV, event_cb, NULL), 0);
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	lsc0 = __atomic_load_n(&lsc_events, __ATOMIC_ACQUIRE);
+	rmv0 = __atomic_load_n(&rmv_events, __ATOMIC_ACQUIRE);
+	if (!lsc) {
+		/* lsc = 0: link changes read by polling, no event. */
+		CHECK_EQ(mana_model_set_link(m, 0, false), 0);
+		CHECK_MSG(wait_link(pid, false), "polling does not see the link go down");
+		CHECK_EQ(mana_model_set_link(m, 0, true), 0);
+		CHECK_MSG(wait_link(pid, true), "polling does not see the link come up");
+		comp_sleep_ms(NO_EVENT_MS);
+		CHECK_EQ(__atomic_load_n(&lsc_events, __ATOMIC_ACQUIRE), lsc0);
+		send_frames(pid, 0, mp, &mac, 4, 100, 1);
+		CHECK_EQ(comp_rx_wait(pid, 1, NULL, 0, 4, COMP_WAIT_MS, NULL), 4);
+	}
+	/* rmv = 0: a fatal error takes the link down (an LSC event if lsc = 1), no RMV. */
+	CHECK_EQ(mana_model_fatal(m), 0);
+	if (lsc)
+		CHECK_MSG(wait_count(&lsc_events, lsc0 + 1, COMP_WAIT_MS),
+			  "no LSC event after a fatal error with rmv = 0");
+	CHECK_MSG(wait_link(pid, false), "link not down after a fatal error");
+	comp_sleep_ms(NO_EVENT_MS);
+	CHECK_EQ(__atomic_load_n(&rmv_events, __ATOMIC_ACQUIRE), rmv0);
+	CHECK_EQ(__atomic_load_n(&lsc_events, __ATOMIC_ACQUIRE), lsc0 + (lsc ? 1 : 0));
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK(rte_eth_dev_start(pid) != 0);
+	CHECK_EQ(rte_mempool_avail_count(mp), 1024);
+	rte_eth_dev_callback_unregister(pid, RTE_ETH_EVENT_INTR_LSC, event_cb, NULL);
+	rte_eth_dev_callback_unregister(pid, RTE_ETH_EVENT_INTR_RMV, event_cb, NULL);
+	CHECK_EQ(rte_eth_dev_close(pid), 0);
+	comp_vdev_destroy(vdev);
+	rte_mempool_free(mp);
+}
+
+static void
+test_events_off(void)
+{
+	events_off_case("net_mana_evo0", false);
+	events_off_case("net_mana_evo1", true);
+}
+
 static const struct comp_case cases[] = {
 	{ "stats", test_stats },
 	{ "reset_in_flight", test_reset_in_flight },
 	{ "link_events", test_link_events },
 	{ "reset_while_forwarding", test_reset_while_forwarding },
 	{ "stats_across_reconfig", test_stats_across_reconfig },
+	{ "events_off", test_events_off },
 };
 
 int
