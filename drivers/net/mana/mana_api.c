@@ -362,6 +362,16 @@ rte_pmd_mana_model_inject_rx(uint16_t port_id, const void *frame, uint32_t len)
 }
 
 int
+rte_pmd_mana_model_fatal(uint16_t port_id)
+{
+	unsigned int vport;
+	int err;
+	struct mana_model *m = api_model(port_id, &vport, &err);
+
+	return m == NULL ? err : mana_vs_model_api()->fatal(m);
+}
+
+int
 rte_pmd_mana_model_gen_set(uint16_t port_id, uint64_t rate_pps, uint32_t flows)
 {
 	unsigned int vport;
