@@ -320,8 +320,9 @@ test_reset_in_flight(void)
 
 /*
  * Forwarding lcore: RX on every queue, TX back on the same queue. It
- * publishes its totals (continued across launches) after each burst, so at any instant the driver has
- * counted at most one burst (FW_BURST) more than fw_rx/fw_tx say.
+ * publishes its totals (continued across launches) after each burst, so at
+ * any instant the driver has counted at most one burst (FW_BURST) more than
+ * fw_rx/fw_tx say.
  */
 static uint64_t fw_rx, fw_tx;
 static bool fw_stop;

@@ -5,8 +5,9 @@
 /*
  * Link state and device events. The device's async_fd is watched by EAL's
  * interrupt thread: port up/down become LSC events, a fatal device error an
- * RMV event, each only if the application enabled it (dev_conf.intr_conf). The application's callbacks run inside the handler and may
- * close the port (and free it), which the handler and the teardown allow.
+ * RMV event, each only if the application enabled it (dev_conf.intr_conf).
+ * The application's callbacks run inside the handler and may close the port
+ * (and free it), which the handler and the teardown allow.
  */
 
 #include <errno.h>

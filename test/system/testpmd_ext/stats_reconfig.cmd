@@ -4,7 +4,8 @@
 # Port statistics across a queue reconfiguration (issue 13 item 14): 3000
 # generated frames forwarded on 2 queues, then the port reconfigured to 1
 # queue: rx_good_packets and tx_good_packets still equal the device's
-# dev_rx_frames and dev_tx_frames (all cumulative) until `clear port xstats`, which restarts both at 0.
+# dev_rx_frames and dev_tx_frames (all cumulative) until `clear port
+# xstats`, which restarts both at 0.
 #@ vdev: net_mana0,wire=gen:flows=8:count=3000:lossless=1
 #@ args: --forward-mode=io --rxq=2 --txq=2
 start
