@@ -336,8 +336,9 @@ comp_rx_wait(uint16_t pid, uint16_t nq, struct rte_mbuf **pkts, uint32_t max, ui
 	while (got < want) {
 		bool any = false;
 
-		for (q = 0; q < nq; q++) {
-			n = rte_eth_rx_burst(pid, q, b, RTE_DIM(b));
+		/* Never past want: callers size pkts for what they wait for. */
+		for (q = 0; q < nq && got < want; q++) {
+			n = rte_eth_rx_burst(pid, q, b, RTE_MIN(RTE_DIM(b), want - got));
 			if (n == 0)
 				continue;
 			any = true;
