@@ -14,6 +14,7 @@
  *   mana model drop <port_id> <count>
  *   mana model rx_truncate <port_id> <count>
  *   mana model gen <port_id> rate <pps> flows <count>
+ *   mana model fatal <port_id>
  *   mana model stats <port_id>
  *   mana wait <port_id> <counter> <min_value> <timeout_ms>
  *
@@ -362,6 +363,17 @@ cmd_model_link_parsed(void *res, struct cmdline *cl __rte_unused, void *data __r
 }
 
 static void
+cmd_model_fatal_parsed(void *res, struct cmdline *cl __rte_unused, void *data __rte_unused)
+{
+	struct cmd_model *r = res;
+	struct rte_pmd_mana_port_info pi;
+
+	if (!mana_port_ok(r->port_id, &pi))
+		return;
+	print_ret("device fatal error", rte_pmd_mana_model_fatal(r->port_id));
+}
+
+static void
 cmd_model_tx_error_parsed(void *res, struct cmdline *cl __rte_unused, void *data __rte_unused)
 {
 	struct cmd_model *r = res;
@@ -570,6 +582,8 @@ static cmdline_parse_token_string_t cmd_model_link =
 	TOKEN_STRING_INITIALIZER(struct cmd_model, action, "link");
 static cmdline_parse_token_string_t cmd_model_updown =
 	TOKEN_STRING_INITIALIZER(struct cmd_model, word1, "up#down");
+static cmdline_parse_token_string_t cmd_model_fatal =
+	TOKEN_STRING_INITIALIZER(struct cmd_model, action, "fatal");
 static cmdline_parse_token_string_t cmd_model_tx_error =
 	TOKEN_STRING_INITIALIZER(struct cmd_model, action, "tx_error");
 static cmdline_parse_token_string_t cmd_model_drop =
@@ -602,6 +616,12 @@ static cmdline_parse_inst_t cmd_mana_model_link = {
 	.help_str = "mana model link <port_id> up|down: software device link of the vPort",
 	.tokens = { MODEL_HEAD, (void *)&cmd_model_link, (void *)&cmd_model_port,
 		    (void *)&cmd_model_updown, NULL },
+};
+
+static cmdline_parse_inst_t cmd_mana_model_fatal = {
+	.f = cmd_model_fatal_parsed,
+	.help_str = "mana model fatal <port_id>: fatal error of the whole software device",
+	.tokens = { MODEL_HEAD, (void *)&cmd_model_fatal, (void *)&cmd_model_port, NULL },
 };
 
 static cmdline_parse_inst_t cmd_mana_model_tx_error = {
@@ -674,6 +694,9 @@ static struct testpmd_driver_commands mana_cmds = {
 	  "    and complete truncated (the RX error completion).\n\n" },
 	{ &cmd_mana_model_gen, "mana model gen <port_id> rate <pps> flows <count>\n"
 	  "    Software device, gen wire: frame rate (0 = unlimited) and flow count.\n\n" },
+	{ &cmd_mana_model_fatal, "mana model fatal <port_id>\n"
+	  "    Software device: a fatal error of the whole device (every port's link goes\n"
+	  "    down; removal event where the application enabled it).\n\n" },
 	{ &cmd_mana_model_stats, "mana model stats <port_id>\n"
 	  "    Software device: the vPort's device counters and last device error.\n\n" },
 	{ &cmd_mana_wait, "mana wait <port_id> <counter> <min_value> <timeout_ms>\n"

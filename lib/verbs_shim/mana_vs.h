@@ -169,6 +169,7 @@ struct mana_vs_model_api {
 	int (*drop_next)(struct mana_model *m, unsigned int port, uint32_t n);
 	int (*inject_rx)(struct mana_model *m, unsigned int port, const void *frame, uint32_t len);
 	int (*gen_set)(struct mana_model *m, unsigned int port, uint64_t rate_pps, uint32_t flows);
+	int (*fatal)(struct mana_model *m);
 };
 
 const struct mana_vs_model_api *mana_vs_model_api(void);

@@ -135,6 +135,7 @@ static const struct mana_vs_model_api model_api = {
 	.drop_next = mana_model_drop_next,
 	.inject_rx = mana_model_inject_rx,
 	.gen_set = mana_model_gen_set,
+	.fatal = mana_model_fatal,
 };
 
 const struct mana_vs_backend *

@@ -125,6 +125,7 @@ comp_port_start(uint16_t pid, const struct comp_port_cfg *c, struct rte_mempool 
 	conf.txmode.offloads = c->tx_offloads;
 	conf.intr_conf.rxq = c->intr_rxq;
 	conf.intr_conf.lsc = c->intr_lsc;
+	conf.intr_conf.rmv = c->intr_rmv;
 	ret = rte_eth_dev_configure(pid, c->nb_rxq, c->nb_txq, &conf);
 	if (ret != 0)
 		return ret;
@@ -335,8 +336,9 @@ comp_rx_wait(uint16_t pid, uint16_t nq, struct rte_mbuf **pkts, uint32_t max, ui
 	while (got < want) {
 		bool any = false;
 
-		for (q = 0; q < nq; q++) {
-			n = rte_eth_rx_burst(pid, q, b, RTE_DIM(b));
+		/* Never past want: callers size pkts for what they wait for. */
+		for (q = 0; q < nq && got < want; q++) {
+			n = rte_eth_rx_burst(pid, q, b, RTE_MIN(RTE_DIM(b), want - got));
 			if (n == 0)
 				continue;
 			any = true;

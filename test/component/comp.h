@@ -61,6 +61,7 @@ struct comp_port_cfg {
 	uint64_t tx_offloads;
 	bool intr_rxq;
 	bool intr_lsc;
+	bool intr_rmv;
 };
 
 /* configure + queue setup + start; returns 0 or the first error. */
@@ -111,9 +112,9 @@ void comp_sleep_ms(unsigned int ms);
 uint16_t comp_tx_all(uint16_t pid, uint16_t q, struct rte_mbuf **pkts, uint16_t n,
 		     unsigned int timeout_ms);
 /*
- * Polls queues [0, nq) until `want` packets arrived or timeout_ms passed.
- * Stores up to max packets in pkts (the rest are freed) and counts per queue
- * in per_q (may be NULL); returns the number received.
+ * Polls queues [0, nq) until `want` packets arrived (no burst takes more) or
+ * timeout_ms passed. Stores up to max packets in pkts (the rest are freed)
+ * and counts per queue in per_q (may be NULL); returns the number received.
  */
 uint32_t comp_rx_wait(uint16_t pid, uint16_t nq, struct rte_mbuf **pkts, uint32_t max,
 		      uint32_t want, unsigned int timeout_ms, uint32_t *per_q);

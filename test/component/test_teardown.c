@@ -240,7 +240,8 @@ wait_cb(void)
 static int
 child_event_close(const char *vdev, enum rte_eth_event_type ev, rte_eth_dev_cb_fn cb)
 {
-	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1, .intr_lsc = true };
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1, .intr_lsc = true,
+				    .intr_rmv = true };
 	struct mana_model *m;
 	int pid;
 
@@ -273,6 +274,7 @@ child_event_close(const char *vdev, enum rte_eth_event_type ev, rte_eth_dev_cb_f
 		return 3;
 	pid = comp_port_of(vdev, 0);
 	pc.intr_lsc = false;
+	pc.intr_rmv = false;
 	if (pid < 0 || comp_port_start(pid, &pc, child_mp) != 0)
 		return 3;
 	loop_check(pid, 1, 1, child_mp);

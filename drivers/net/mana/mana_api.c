@@ -243,6 +243,7 @@ rte_pmd_mana_rxq_info_get(uint16_t port_id, uint16_t queue_id,
 {
 	struct mana_priv *priv = api_priv(port_id);
 	const struct mana_rxq *q;
+	struct mana_rxq_stats st;
 
 	if (priv == NULL)
 		return -ENODEV;
@@ -252,8 +253,8 @@ rte_pmd_mana_rxq_info_get(uint16_t port_id, uint16_t queue_id,
 	q = priv->dev_data->rx_queues[queue_id];
 	if (q == NULL)
 		return 0;
-	ring_state(info, q->nb_desc, q->sw_head, q->sw_tail, q->stats.packets, q->stats.bytes,
-		   q->stats.errors);
+	mana_rxq_stats_get(priv, queue_id, q, &st);
+	ring_state(info, q->nb_desc, q->sw_head, q->sw_tail, st.packets, st.bytes, st.errors);
 	info->running = q->db_page != NULL;
 	if (!info->running)
 		return 0;
@@ -274,6 +275,7 @@ rte_pmd_mana_txq_info_get(uint16_t port_id, uint16_t queue_id,
 {
 	struct mana_priv *priv = api_priv(port_id);
 	const struct mana_txq *q;
+	struct mana_txq_stats st;
 
 	if (priv == NULL)
 		return -ENODEV;
@@ -283,8 +285,8 @@ rte_pmd_mana_txq_info_get(uint16_t port_id, uint16_t queue_id,
 	q = priv->dev_data->tx_queues[queue_id];
 	if (q == NULL)
 		return 0;
-	ring_state(info, q->nb_desc, q->desc_head, q->desc_tail, q->stats.packets,
-		   q->stats.bytes, q->stats.errors);
+	mana_txq_stats_get(priv, queue_id, q, &st);
+	ring_state(info, q->nb_desc, q->desc_head, q->desc_tail, st.packets, st.bytes, st.errors);
 	info->running = q->db_page != NULL;
 	if (!info->running)
 		return 0;
@@ -357,6 +359,16 @@ rte_pmd_mana_model_inject_rx(uint16_t port_id, const void *frame, uint32_t len)
 	struct mana_model *m = api_model(port_id, &vport, &err);
 
 	return m == NULL ? err : mana_vs_model_api()->inject_rx(m, vport, frame, len);
+}
+
+int
+rte_pmd_mana_model_fatal(uint16_t port_id)
+{
+	unsigned int vport;
+	int err;
+	struct mana_model *m = api_model(port_id, &vport, &err);
+
+	return m == NULL ? err : mana_vs_model_api()->fatal(m);
 }
 
 int

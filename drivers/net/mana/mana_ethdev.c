@@ -249,8 +249,11 @@ mana_dev_start(struct rte_eth_dev *dev)
 	uint16_t i;
 	int ret;
 
-	if (priv->removed)
+	if (priv->removed) {
+		PMD_DRV_LOG(ERR, "port %u: the device had a fatal error; close the port and "
+			    "probe it again", priv->port_id);
 		return -EIO;
+	}
 	ret = mana_queues_check(dev);
 	if (ret != 0)
 		return ret;

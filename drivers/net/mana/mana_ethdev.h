@@ -175,8 +175,9 @@ struct mana_rxq {
 	struct mana_priv *priv;
 	struct mana_rx_pending pend;
 	struct mana_mr_cache mr_cache;
-	struct mana_rxq_stats stats;
+	struct mana_rxq_stats stats;	/* written by the burst only, never reset */
 	/* Control path. */
+	struct mana_rxq_stats stats_base;	/* stats at the last reset (mana_stats.c) */
 	int socket;
 	bool intr_armed;
 	struct ibv_cq *cq;
@@ -236,9 +237,10 @@ struct mana_txq {
 	uint64_t offloads;
 	struct mana_priv *priv;
 	struct mana_mr_cache mr_cache;
-	struct mana_txq_stats stats;
+	struct mana_txq_stats stats;	/* written by the burst only, never reset */
 	uint32_t stats_from;		/* desc_head at the last stats reset */
 	/* Control path. */
+	struct mana_txq_stats stats_base;	/* stats at the last reset (mana_stats.c) */
 	int socket;
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
@@ -296,6 +298,13 @@ struct mana_priv {
 	bool mp_cb_registered;
 	/* Device counters at the last stats reset (model only). */
 	struct mana_model_port_stats model_base;
+	/*
+	 * Counters since the last reset of the queues released since then, by
+	 * queue index: port statistics stay cumulative across queue re-setup
+	 * and reconfiguration (mana_stats.c).
+	 */
+	struct mana_rxq_stats rxq_carry[MANA_MAX_RXQ];
+	struct mana_txq_stats txq_carry[MANA_MAX_TXQ];
 };
 
 static inline struct mana_priv *
@@ -341,6 +350,14 @@ int mana_sysfs_numa_node(struct ibv_device *ibdev);
 
 /* mana_stats.c */
 int mana_stats_reset(struct rte_eth_dev *dev);
+/* Counters of queue qid since the last reset, its released predecessors included. */
+void mana_rxq_stats_get(const struct mana_priv *priv, uint16_t qid, const struct mana_rxq *rxq,
+			struct mana_rxq_stats *st);
+void mana_txq_stats_get(const struct mana_priv *priv, uint16_t qid, const struct mana_txq *txq,
+			struct mana_txq_stats *st);
+/* Queue qid is being released: keep its counters in the port's. */
+void mana_rxq_stats_retire(struct mana_priv *priv, uint16_t qid, const struct mana_rxq *rxq);
+void mana_txq_stats_retire(struct mana_priv *priv, uint16_t qid, const struct mana_txq *txq);
 int mana_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats, unsigned int n);
 int mana_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
 			  unsigned int size);
@@ -377,7 +394,6 @@ int mana_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 void mana_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
 int mana_txq_start(struct mana_priv *priv, struct mana_txq *txq);
 void mana_txq_stop(struct mana_txq *txq);
-void mana_txq_stats_reset(struct mana_txq *txq);
 void mana_txq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_txq_info *qinfo);
 
 /* mana_rss.c */

@@ -5,8 +5,9 @@
 /*
  * Link state and device events. The device's async_fd is watched by EAL's
  * interrupt thread: port up/down become LSC events, a fatal device error an
- * RMV event. The application's callbacks run inside the handler and may
- * close the port (and free it), which the handler and the teardown allow.
+ * RMV event, each only if the application enabled it (dev_conf.intr_conf).
+ * The application's callbacks run inside the handler and may close the port
+ * (and free it), which the handler and the teardown allow.
  */
 
 #include <errno.h>
@@ -59,9 +60,16 @@ mana_link_update(struct rte_eth_dev *dev, int wait)
  */
 static RTE_DEFINE_PER_LCORE(const struct rte_eth_dev *, mana_intr_closed);
 
+/*
+ * Events the application turned off in dev_conf.intr_conf are not raised:
+ * with lsc = 0 the link status is still updated (and read by polling), with
+ * rmv = 0 a fatal device error takes the link down and is logged, raising an
+ * LSC event instead when lsc = 1; the port stays unusable either way.
+ */
 static void
 mana_async_event(struct rte_eth_dev *dev, const struct ibv_async_event *ev)
 {
+	const struct rte_eth_intr_conf *ic = &dev->data->dev_conf.intr_conf;
 	struct mana_priv *priv = mana_priv(dev);
 
 	switch (ev->event_type) {
@@ -69,14 +77,22 @@ mana_async_event(struct rte_eth_dev *dev, const struct ibv_async_event *ev)
 	case IBV_EVENT_PORT_ERR:
 		if (ev->element.port_num != priv->ib_port)
 			break;
-		if (mana_link_update(dev, 0) == 0)
+		if (mana_link_update(dev, 0) == 0 && ic->lsc != 0)
 			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
 		break;
 	case IBV_EVENT_DEVICE_FATAL:
-		PMD_DRV_LOG(ERR, "port %u: device fatal error: device removed", priv->port_id);
 		priv->removed = true;
-		mana_link_update(dev, 0);
-		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV, NULL);
+		if (ic->rmv != 0) {
+			PMD_DRV_LOG(ERR, "port %u: device fatal error: device removed",
+				    priv->port_id);
+			mana_link_update(dev, 0);
+			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV, NULL);
+			break;
+		}
+		PMD_DRV_LOG(ERR, "port %u: device fatal error: link down, the port cannot start "
+			    "again (no removal event: intr_conf.rmv is 0)", priv->port_id);
+		if (mana_link_update(dev, 0) == 0 && ic->lsc != 0)
+			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
 		break;
 	default:
 		PMD_DRV_LOG(DEBUG, "port %u: async event %d ignored", priv->port_id,

@@ -32,6 +32,8 @@ rxq_free(struct mana_rxq *rxq)
 void
 mana_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 {
+	if (dev->data->rx_queues[qid] != NULL)
+		mana_rxq_stats_retire(mana_priv(dev), qid, dev->data->rx_queues[qid]);
 	rxq_free(dev->data->rx_queues[qid]);
 	dev->data->rx_queues[qid] = NULL;
 }

@@ -9,8 +9,10 @@
  * "no posted RX buffer" drop count where the device reports one (model).
  * Extended: per-queue counters, port totals of RX error kinds and TX error
  * CQEs by type, and on the software device its own per-vPort counters
- * (dev_*). Reset zeroes the queues and takes a baseline of the device
- * counters, so other users of the same device are not disturbed.
+ * (dev_*). Reset takes a baseline of the queue counters and of the device
+ * counters, so neither the lcores updating the queues nor other users of
+ * the same device are disturbed. Counters are cumulative across queue
+ * re-setup and reconfiguration until a reset.
  *
  * Secondary processes read the queue counters from shared memory like the
  * primary; the software device lives in the primary's heap, so its counters
@@ -18,6 +20,7 @@
  * that fails they are left out, as on hardware.
  */
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,40 +97,110 @@ dev_counters(struct mana_priv *priv, struct mana_model_port_stats *st)
 	return true;
 }
 
+/*
+ * Queue counters are written by the burst only. A reset (control thread,
+ * any process) records them as the queue's baseline and the views below
+ * subtract it: nothing the lcore is updating is written by another thread,
+ * and no atomic read-modify-write or lock is needed on the datapath. A queue
+ * released by re-setup or reconfiguration leaves what it counted since the
+ * reset in the port's carry for its index (rxq_carry/txq_carry), so port
+ * statistics stay cumulative until the next reset.
+ */
+#define N_U64(t)	(sizeof(t) / sizeof(uint64_t))
+
+static_assert(sizeof(struct mana_rxq_stats) % sizeof(uint64_t) == 0, "u64 counters only");
+static_assert(sizeof(struct mana_txq_stats) % sizeof(uint64_t) == 0, "u64 counters only");
+
+/* out = carry + (cur - base); a counter the burst took below its baseline reads 0. */
+static void
+ctr_view(uint64_t *out, const uint64_t *carry, const uint64_t *cur, const uint64_t *base,
+	 size_t n)
+{
+	uint64_t c;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		c = cur == NULL ? 0 : __atomic_load_n(&cur[i], __ATOMIC_RELAXED);
+		out[i] = carry[i] + (cur != NULL && c > base[i] ? c - base[i] : 0);
+	}
+}
+
+static void
+ctr_snapshot(uint64_t *base, const uint64_t *cur, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		base[i] = __atomic_load_n(&cur[i], __ATOMIC_RELAXED);
+}
+
+void
+mana_rxq_stats_get(const struct mana_priv *priv, uint16_t qid, const struct mana_rxq *rxq,
+		   struct mana_rxq_stats *st)
+{
+	ctr_view((uint64_t *)st, (const uint64_t *)&priv->rxq_carry[qid],
+		 rxq == NULL ? NULL : (const uint64_t *)&rxq->stats,
+		 rxq == NULL ? NULL : (const uint64_t *)&rxq->stats_base, N_U64(*st));
+}
+
+void
+mana_txq_stats_get(const struct mana_priv *priv, uint16_t qid, const struct mana_txq *txq,
+		   struct mana_txq_stats *st)
+{
+	ctr_view((uint64_t *)st, (const uint64_t *)&priv->txq_carry[qid],
+		 txq == NULL ? NULL : (const uint64_t *)&txq->stats,
+		 txq == NULL ? NULL : (const uint64_t *)&txq->stats_base, N_U64(*st));
+}
+
+void
+mana_rxq_stats_retire(struct mana_priv *priv, uint16_t qid, const struct mana_rxq *rxq)
+{
+	if (qid < RTE_DIM(priv->rxq_carry))
+		mana_rxq_stats_get(priv, qid, rxq, &priv->rxq_carry[qid]);
+}
+
+void
+mana_txq_stats_retire(struct mana_priv *priv, uint16_t qid, const struct mana_txq *txq)
+{
+	if (qid < RTE_DIM(priv->txq_carry))
+		mana_txq_stats_get(priv, qid, txq, &priv->txq_carry[qid]);
+}
+
 int
 mana_stats_fill(struct rte_eth_dev *dev, struct rte_eth_stats *stats,
 		const struct mana_queue_counters *q)
 {
 	struct mana_priv *priv = mana_priv(dev);
 	struct mana_model_port_stats st;
-	const struct mana_rxq *rxq;
-	const struct mana_txq *txq;
+	struct mana_rxq_stats rs;
+	struct mana_txq_stats ts;
 	uint16_t i;
 
-	for (i = 0; i < dev->data->nb_rx_queues; i++) {
-		rxq = dev->data->rx_queues[i];
-		if (rxq == NULL)
-			continue;
-		stats->ipackets += rxq->stats.packets;
-		stats->ibytes += rxq->stats.bytes;
-		stats->ierrors += rxq->stats.errors;
-		stats->rx_nombuf += rxq->stats.nombuf;
-		if (q->ipackets != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			q->ipackets[i] = rxq->stats.packets;
-			q->ibytes[i] = rxq->stats.bytes;
-			q->errors[i] = rxq->stats.errors;
+	/* Every index: released queues past nb_rx_queues still count for the port. */
+	for (i = 0; i < MANA_MAX_RXQ; i++) {
+		mana_rxq_stats_get(priv, i, i < dev->data->nb_rx_queues ?
+				   dev->data->rx_queues[i] : NULL, &rs);
+		stats->ipackets += rs.packets;
+		stats->ibytes += rs.bytes;
+		stats->ierrors += rs.errors;
+		stats->rx_nombuf += rs.nombuf;
+		if (q->ipackets != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS &&
+		    i < dev->data->nb_rx_queues) {
+			q->ipackets[i] = rs.packets;
+			q->ibytes[i] = rs.bytes;
+			q->errors[i] = rs.errors;
 		}
 	}
-	for (i = 0; i < dev->data->nb_tx_queues; i++) {
-		txq = dev->data->tx_queues[i];
-		if (txq == NULL)
-			continue;
-		stats->opackets += txq->stats.packets;
-		stats->obytes += txq->stats.bytes;
-		stats->oerrors += txq->stats.errors;
-		if (q->opackets != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			q->opackets[i] = txq->stats.packets;
-			q->obytes[i] = txq->stats.bytes;
+	for (i = 0; i < MANA_MAX_TXQ; i++) {
+		mana_txq_stats_get(priv, i, i < dev->data->nb_tx_queues ?
+				   dev->data->tx_queues[i] : NULL, &ts);
+		stats->opackets += ts.packets;
+		stats->obytes += ts.bytes;
+		stats->oerrors += ts.errors;
+		if (q->opackets != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS &&
+		    i < dev->data->nb_tx_queues) {
+			q->opackets[i] = ts.packets;
+			q->obytes[i] = ts.bytes;
 		}
 	}
 	if (dev_counters(priv, &st))
@@ -135,6 +208,7 @@ mana_stats_fill(struct rte_eth_dev *dev, struct rte_eth_stats *stats,
 	return 0;
 }
 
+/* Basic and extended statistics (one reset for both). */
 int
 mana_stats_reset(struct rte_eth_dev *dev)
 {
@@ -144,15 +218,28 @@ mana_stats_reset(struct rte_eth_dev *dev)
 	struct mana_txq *txq;
 	uint16_t i;
 
+	memset(priv->rxq_carry, 0, sizeof(priv->rxq_carry));
+	memset(priv->txq_carry, 0, sizeof(priv->txq_carry));
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		rxq = dev->data->rx_queues[i];
 		if (rxq != NULL)
-			memset(&rxq->stats, 0, sizeof(rxq->stats));
+			ctr_snapshot((uint64_t *)&rxq->stats_base, (const uint64_t *)&rxq->stats,
+				     N_U64(rxq->stats));
 	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		txq = dev->data->tx_queues[i];
-		if (txq != NULL)
-			mana_txq_stats_reset(txq);
+		if (txq == NULL)
+			continue;
+		/*
+		 * Baseline first, then the descriptor it covers: the burst moves
+		 * desc_head before it counts, so every packet in the baseline is
+		 * below stats_from and is never taken back out of it.
+		 */
+		ctr_snapshot((uint64_t *)&txq->stats_base, (const uint64_t *)&txq->stats,
+			     N_U64(txq->stats));
+		__atomic_store_n(&txq->stats_from,
+				 __atomic_load_n(&txq->desc_head, __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELAXED);
 	}
 	if (dev_counters_raw(priv, &st))
 		priv->model_base = st;
@@ -193,25 +280,26 @@ xs_walk(struct rte_eth_dev *dev, struct xs_walk *w)
 	struct mana_priv *priv = mana_priv(dev);
 	uint64_t trunc = 0, coal = 0, err[RTE_DIM(tx_err_names)] = { 0 };
 	struct mana_model_port_stats st;
-	const struct mana_rxq *rxq;
-	const struct mana_txq *txq;
+	struct mana_rxq_stats rs;
+	struct mana_txq_stats ts;
 	unsigned int i, k;
 
-	for (i = 0; i < dev->data->nb_rx_queues; i++) {
-		rxq = dev->data->rx_queues[i];
-		for (k = 0; k < RTE_DIM(rxq_stats); k++)
-			xs_add(w, "rx", i, rxq_stats[k].name,
-			       rxq == NULL ? 0 : U64_AT(&rxq->stats, rxq_stats[k].off));
-		trunc += rxq == NULL ? 0 : rxq->stats.truncated;
-		coal += rxq == NULL ? 0 : rxq->stats.coalesced_cqes;
+	/* Per queue for the configured ones; port totals over every index (carry). */
+	for (i = 0; i < MANA_MAX_RXQ; i++) {
+		mana_rxq_stats_get(priv, i, i < dev->data->nb_rx_queues ?
+				   dev->data->rx_queues[i] : NULL, &rs);
+		for (k = 0; i < dev->data->nb_rx_queues && k < RTE_DIM(rxq_stats); k++)
+			xs_add(w, "rx", i, rxq_stats[k].name, U64_AT(&rs, rxq_stats[k].off));
+		trunc += rs.truncated;
+		coal += rs.coalesced_cqes;
 	}
-	for (i = 0; i < dev->data->nb_tx_queues; i++) {
-		txq = dev->data->tx_queues[i];
-		for (k = 0; k < RTE_DIM(txq_stats); k++)
-			xs_add(w, "tx", i, txq_stats[k].name,
-			       txq == NULL ? 0 : U64_AT(&txq->stats, txq_stats[k].off));
-		for (k = 0; txq != NULL && k < RTE_DIM(tx_err_names); k++)
-			err[k] += txq->stats.err_type[k + 1];
+	for (i = 0; i < MANA_MAX_TXQ; i++) {
+		mana_txq_stats_get(priv, i, i < dev->data->nb_tx_queues ?
+				   dev->data->tx_queues[i] : NULL, &ts);
+		for (k = 0; i < dev->data->nb_tx_queues && k < RTE_DIM(txq_stats); k++)
+			xs_add(w, "tx", i, txq_stats[k].name, U64_AT(&ts, txq_stats[k].off));
+		for (k = 0; k < RTE_DIM(tx_err_names); k++)
+			err[k] += ts.err_type[k + 1];
 	}
 	xs_add(w, "rx_", -1, "truncated", trunc);
 	xs_add(w, "rx_", -1, "coalesced_cqes", coal);

@@ -104,18 +104,19 @@ tx_free_mbufs(struct rte_mbuf **m, uint32_t n, bool fast)
 
 /*
  * Take outstanding descriptors first..last-1 back out of opackets/obytes:
- * those posted since the last statistics reset (the others were counted in
- * statistics that no longer exist). A reset racing with a burst may leave
- * less counted than is taken back: never below zero.
+ * those posted since the last statistics reset (the others are in the
+ * reset's baseline; taking them back would take the port's view below zero).
+ * stats_from is the one field a reset (control thread) writes here.
  */
 static void
 tx_uncount(struct mana_txq *txq, uint32_t first, uint32_t last)
 {
+	uint32_t from = __atomic_load_n(&txq->stats_from, __ATOMIC_RELAXED);
 	uint32_t start, end, n;
 	uint64_t bytes;
 
-	if ((int32_t)(first - txq->stats_from) < 0)
-		first = txq->stats_from;
+	if ((int32_t)(first - from) < 0)
+		first = from;
 	if ((int32_t)(last - first) <= 0)
 		return;
 	n = last - first;

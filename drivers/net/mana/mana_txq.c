@@ -4,8 +4,8 @@
 
 /*
  * TX queue control: setup/release, verbs objects and the ring mapping (the
- * WQE templates the burst writes from), start/stop, statistics reset and
- * queue info. The burst and its bookkeeping are in mana_tx.c.
+ * WQE templates the burst writes from), start/stop and queue info
+ * (statistics: mana_stats.c). The burst and its bookkeeping are in mana_tx.c.
  */
 
 #include <errno.h>
@@ -31,6 +31,8 @@ txq_free(struct mana_txq *txq)
 void
 mana_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 {
+	if (dev->data->tx_queues[qid] != NULL)
+		mana_txq_stats_retire(mana_priv(dev), qid, dev->data->tx_queues[qid]);
 	txq_free(dev->data->tx_queues[qid]);
 	dev->data->tx_queues[qid] = NULL;
 }
@@ -208,17 +210,6 @@ mana_txq_stop(struct mana_txq *txq)
 	txq->cq_ring = NULL;
 	txq->sq_buf = NULL;
 	txq->db_page = NULL;
-}
-
-/*
- * Statistics restart at zero; packets posted before this point are no longer
- * taken back when they complete with an error or are still in flight at stop.
- */
-void
-mana_txq_stats_reset(struct mana_txq *txq)
-{
-	txq->stats_from = txq->desc_head;
-	memset(&txq->stats, 0, sizeof(txq->stats));
 }
 
 void

@@ -154,6 +154,12 @@ int rte_pmd_mana_model_inject_rx(uint16_t port_id, const void *frame, uint32_t l
 /** Generator wire: rate in frames/s (0: as fast as possible) and flow count (>= 1). */
 __rte_experimental
 int rte_pmd_mana_model_gen_set(uint16_t port_id, uint64_t rate_pps, uint32_t flows);
+/**
+ * A fatal error of the port's whole software device (every port of it): the
+ * ports get IBV_EVENT_DEVICE_FATAL, their link goes down and they cannot start.
+ */
+__rte_experimental
+int rte_pmd_mana_model_fatal(uint16_t port_id);
 /** Device counters of the vPort; fills up to max, returns how many exist or -errno. */
 __rte_experimental
 int rte_pmd_mana_model_counters_get(uint16_t port_id, struct rte_pmd_mana_counter *c,
