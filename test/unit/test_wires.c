@@ -13,6 +13,8 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -596,6 +598,206 @@ test_pcap_rx(void)
 	unlink(path);
 }
 
+/* Log lines of the model that hold `want` (installed with mana_vs_set_logger). */
+struct log_count {
+	const char *want;
+	unsigned int n;
+};
+
+static void
+log_counter(int level, const char *msg, void *arg)
+{
+	struct log_count *lc = arg;
+
+	(void)level;
+	if (strstr(msg, lc->want) != NULL)
+		lc->n++;
+}
+
+/* A capture of n 200-byte frames at path. */
+static void
+write_capture(const char *path, unsigned int n)
+{
+	struct pcap_pkthdr ph;
+	pcap_dumper_t *d;
+	uint8_t fr[1600];
+	unsigned int i;
+	pcap_t *dead;
+
+	dead = pcap_open_dead(DLT_EN10MB, 65535);
+	REQUIRE_NOT_NULL(dead);
+	d = pcap_dump_open(dead, path);
+	REQUIRE_NOT_NULL(d);
+	for (i = 0; i < n; i++) {
+		memset(&ph, 0, sizeof(ph));
+		ph.caplen = ph.len = (uint32_t)mk_frame(fr, i, 200 - 42);
+		pcap_dump((u_char *)d, &ph, fr);
+	}
+	pcap_dump_close(d);
+	pcap_close(dead);
+}
+
+/* Frames in a capture file; -1 if it does not open. */
+static int
+capture_frames(const char *path)
+{
+	char err[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *ph;
+	const u_char *data;
+	pcap_t *p;
+	int n = 0;
+
+	p = pcap_open_offline(path, err);
+	if (p == NULL)
+		return -1;
+	while (pcap_next_ex(p, &ph, &data) == 1)
+		n++;
+	pcap_close(p);
+	return n;
+}
+
+/* tx= creates or truncates its file (as DPDK's net_pcap): old content is gone. */
+static void
+test_pcap_tx_truncates(void)
+{
+	struct mana_model_config cfg;
+	char path[512], spec[600];
+	uint8_t fr[1600];
+	struct ep e;
+	struct fx f;
+	size_t len;
+
+	tmp_path(path, sizeof(path), "trunc");
+	write_capture(path, 7);
+	REQUIRE_EQ(capture_frames(path), 7);
+	fx_config(&cfg, 1);
+	snprintf(spec, sizeof(spec), "pcap:tx=%s", path);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &cfg.wire[0], NULL), 0);
+	REQUIRE(fx_open_cfg(&f, &cfg, true));
+	REQUIRE(ep_open(&e, &f, 0));
+	len = mk_frame(fr, 0, 100);
+	ep_send(&e, fr, (uint32_t)len);
+	fx_run(&f);
+	ep_send(&e, fr, (uint32_t)len);
+	fx_run(&f);
+	ep_close(&e);
+	fx_close(&f);
+	CHECK_EQ(capture_frames(path), 2);
+	unlink(path);
+}
+
+/*
+ * A TX file that stops taking writes (here the file size limit, as a full
+ * disk): one log line, the frames that did not reach the file counted in
+ * wire_drops, the complete records before it still readable.
+ */
+static void
+test_pcap_tx_write_error(void)
+{
+	enum { N = 12, FRAME = 200, LIMIT = 24 + 4 * (16 + FRAME) + 100 };
+	struct log_count lc = { "failed", 0 };
+	struct mana_model_config cfg;
+	struct rlimit rl = { LIMIT, LIMIT };
+	char path[512], spec[600];
+	uint8_t fr[1600];
+	unsigned int i;
+	struct ep e;
+	struct fx f;
+	size_t len;
+
+	tmp_path(path, sizeof(path), "full");
+	unlink(path);
+	fx_config(&cfg, 1);
+	snprintf(spec, sizeof(spec), "pcap:tx=%s", path);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &cfg.wire[0], NULL), 0);
+	REQUIRE(fx_open_cfg(&f, &cfg, true));
+	REQUIRE(ep_open(&e, &f, 0));
+	/* (after the device's own memory files are sized) */
+	signal(SIGXFSZ, SIG_IGN);	/* writes past the limit fail with EFBIG instead */
+	REQUIRE_EQ(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	mana_vs_set_logger(log_counter, &lc);
+	len = mk_frame(fr, 0, FRAME - 42);
+	REQUIRE_EQ(len, FRAME);
+	for (i = 0; i < N; i++) {
+		ep_send(&e, fr, (uint32_t)len);
+		fx_run(&f);	/* one flush per frame: each write's fate is known */
+	}
+	CHECK_EQ(fx_stats(&f, 0).tx_frames, N);
+	CHECK_EQ(fx_stats(&f, 0).wire_drops, N - 4);
+	CHECK_EQ(lc.n, 1);
+	ep_close(&e);
+	fx_close(&f);
+	mana_vs_set_logger(NULL, NULL);
+	CHECK_EQ(lc.n, 1);	/* nothing more at close */
+	CHECK_EQ(capture_frames(path), 4);
+	unlink(path);
+}
+
+/* rx= and tx= naming one file (another spelling of its path) is refused before tx truncates. */
+static void
+test_pcap_same_file(void)
+{
+	struct log_count lc = { "same file", 0 };
+	struct mana_model_config cfg;
+	char path[512], spec[1200], *slash;
+	char other[520];
+
+	tmp_path(path, sizeof(path), "same");
+	write_capture(path, 3);
+	slash = strrchr(path, '/');
+	REQUIRE_NOT_NULL(slash);
+	/* dir/./file: the same inode under a different string */
+	snprintf(other, sizeof(other), "%.*s/.%s", (int)(slash - path), path, slash);
+	fx_config(&cfg, 1);
+	snprintf(spec, sizeof(spec), "pcap:rx=%s:tx=%s:loop=1", path, other);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &cfg.wire[0], NULL), 0);
+	mana_vs_set_logger(log_counter, &lc);
+	errno = 0;
+	CHECK_NULL(mana_vs_model_create(&cfg));
+	CHECK_EQ(errno, EINVAL);
+	mana_vs_set_logger(NULL, NULL);
+	CHECK_EQ(lc.n, 1);
+	CHECK_EQ(capture_frames(path), 3);	/* not truncated */
+	unlink(path);
+}
+
+/* A FIFO (or any non-regular file) as rx= is refused at once; it must not block. */
+static void
+test_pcap_rx_not_regular(void)
+{
+	struct log_count lc = { "not a regular file", 0 };
+	struct mana_model_config cfg;
+	char path[512], spec[600];
+
+	tmp_path(path, sizeof(path), "fifo");
+	unlink(path);
+	REQUIRE_EQ(mkfifo(path, 0600), 0);
+	alarm(20);	/* before the fix the create blocked in open() forever */
+	fx_config(&cfg, 1);
+	snprintf(spec, sizeof(spec), "pcap:rx=%s", path);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &cfg.wire[0], NULL), 0);
+	lc.want = "is a FIFO";
+	mana_vs_set_logger(log_counter, &lc);
+	errno = 0;
+	CHECK_NULL(mana_vs_model_create(&cfg));
+	CHECK_EQ(errno, EINVAL);
+	CHECK_EQ(lc.n, 1);
+	/* a directory, a character device */
+	fx_config(&cfg, 1);
+	REQUIRE_EQ(mana_model_parse_wire("pcap:rx=/dev/null", &cfg.wire[0], NULL), 0);
+	lc.want = "is a character device";
+	CHECK_NULL(mana_vs_model_create(&cfg));
+	CHECK_EQ(lc.n, 2);
+	fx_config(&cfg, 1);
+	REQUIRE_EQ(mana_model_parse_wire("pcap:rx=/", &cfg.wire[0], NULL), 0);
+	lc.want = "is a directory";
+	CHECK_NULL(mana_vs_model_create(&cfg));
+	CHECK_EQ(lc.n, 3);
+	mana_vs_set_logger(NULL, NULL);
+	alarm(0);
+	unlink(path);
+}
+
 /* ---- TAP ---------------------------------------------------------------------- */
 
 static void
@@ -822,6 +1024,10 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_sink),
 	UNIT_TEST(test_pcap_tx),
 	UNIT_TEST(test_pcap_rx),
+	UNIT_TEST(test_pcap_tx_truncates),
+	UNIT_TEST(test_pcap_tx_write_error),
+	UNIT_TEST(test_pcap_same_file),
+	UNIT_TEST(test_pcap_rx_not_regular),
 	UNIT_TEST(test_tap),
 };
 
