@@ -13,7 +13,8 @@
  *   pcap:rx=<file>[:tx=<file>][:loop=0|1] | pcap:tx=<file>
  *   tap:<ifname>
  *
- * Numbers are decimal. Each key at most once. File names cannot contain
+ * Numbers follow the settings' one rule (model_num.h: decimal without a
+ * leading 0 or 0x hex, no sign or blanks). Each key at most once. File names cannot contain
  * ':' (the separator). gen len: from the smallest frame holding the headers
  * and the 12-byte payload header (60 UDP/IPv4, 66 TCP/IPv4, 74 UDP/IPv6,
  * 86 TCP/IPv6; 4 more with a VLAN tag) to MANA_MODEL_MAX_FRAME; when len is
@@ -32,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_num.h"
 #include "model_wire_priv.h"
 
 #define SPEC_MAX	1024
@@ -39,25 +41,11 @@
 #define GEN_VLAN_ID_MASK	0xFFFu
 #define GEN_VLAN_PCP_SHIFT	13
 
-/* Decimal, no sign, no blanks, value <= max. */
+/* An integer <= max by the settings' one rule (model_num.h). */
 static bool
 parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
-	uint64_t v = 0;
-
-	if (*s == '\0')
-		return false;
-	for (; *s != '\0'; s++) {
-		if (*s < '0' || *s > '9')
-			return false;
-		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
-			return false;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	if (v > max)
-		return false;
-	*out = v;
-	return true;
+	return mm_parse_u64(s, max, out, NULL) == 0;
 }
 
 static bool
