@@ -28,6 +28,7 @@
 
 #include "mana_model.h"
 #include "model_num.h"
+#include "model_wire.h"
 
 #define DEV	MANA_MODEL_SETTINGS_DEVICE
 #define IDENT	MANA_MODEL_SETTINGS_IDENTITY
@@ -505,17 +506,16 @@ mana_model_settings_finish(struct mana_model_settings *s)
 	for (p = 0; p < MANA_MODEL_MAX_PORTS; p++)
 		if (s->ports_named & (1u << p))
 			highest = p + 1;
-	if (!s->ports_given) {
+	if (!s->ports_given)
 		s->cfg.nports = (uint8_t)(highest > 0 ? highest : 1);
-		return 0;
-	}
 	if (highest > s->cfg.nports) {
 		set_msg(s, "a mac or wire key sets port %u but ports=%u (ports 0..%u; at most one "
 			"mac and one wire per port)", highest - 1, s->cfg.nports,
 			s->cfg.nports - 1u);
 		return -EINVAL;
 	}
-	return 0;
+	/* The device's name is not known here: pair:<name>/<port> is checked at create. */
+	return mm_wire_pairs_check(&s->cfg, NULL, s->msg, sizeof(s->msg));
 }
 
 const char *

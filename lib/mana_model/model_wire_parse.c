@@ -30,6 +30,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -416,4 +417,56 @@ mm_wire_cfg_check(const struct mana_model_wire_cfg *cfg, const char **why)
 		*why = "unknown wire type";
 		return -EINVAL;
 	}
+}
+
+static const char *const wire_type_names[] = {
+	[MANA_MODEL_WIRE_NONE] = "none", [MANA_MODEL_WIRE_LOOP] = "loop",
+	[MANA_MODEL_WIRE_PAIR] = "pair", [MANA_MODEL_WIRE_GEN] = "gen",
+	[MANA_MODEL_WIRE_PCAP] = "pcap", [MANA_MODEL_WIRE_TAP] = "tap",
+};
+
+const char *
+mm_wire_type_name(enum mana_model_wire_type type)
+{
+	return (unsigned int)type < sizeof(wire_type_names) / sizeof(wire_type_names[0]) ?
+	       wire_type_names[type] : "unknown";
+}
+
+/* A pair end that names a port of device `name` itself (NULL: the name is not known yet). */
+static bool
+pair_is_local(const struct mana_model_wire_cfg *w, const char *name)
+{
+	return w->pair.dev[0] == '\0' || (name != NULL && strcmp(w->pair.dev, name) == 0);
+}
+
+int
+mm_wire_pairs_check(const struct mana_model_config *cfg, const char *name, char *msg,
+		    size_t size)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < cfg->nports && i < MANA_MODEL_MAX_PORTS; i++) {
+		const struct mana_model_wire_cfg *w = &cfg->wire[i], *back;
+
+		if (w->type != MANA_MODEL_WIRE_PAIR || !pair_is_local(w, name))
+			continue;
+		j = w->pair.port;
+		if (j >= cfg->nports) {
+			snprintf(msg, size, "port %u: wire pair:%u names port %u, but the device has "
+				 "%u port%s (ports=%u for more); a pair cable joins two ports that "
+				 "name each other", i, j, j, cfg->nports, cfg->nports == 1 ? "" : "s",
+				 j + 1);
+			return -EINVAL;
+		}
+		back = &cfg->wire[j];
+		if (back->type != MANA_MODEL_WIRE_PAIR || !pair_is_local(back, name) ||
+		    back->pair.port != i) {
+			snprintf(msg, size, "port %u: wire pair:%u, but port %u's wire is %s%s, not "
+				 "pair:%u; both ends of a pair cable name each other", i, j, j,
+				 mm_wire_type_name(back->type),
+				 back->type == MANA_MODEL_WIRE_PAIR ? " to another port" : "", i);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }

@@ -94,11 +94,14 @@ test_good_values(void)
 	CHECK_MEM(s.cfg.mac[5], mac5, 6);
 	CHECK(s.cfg.mac_set[0] && s.cfg.mac_set[1] && !s.cfg.mac_set[2] && s.cfg.mac_set[5]);
 	set_ok("wire", "pair:1");
-	set_ok("wire", "none");
+	set_ok("wire", "pair:0");
+	set_ok("wire3", "none");
 	set_ok("wire7", "gen:flows=4:len=128");
 	CHECK_EQ(s.cfg.wire[0].type, MANA_MODEL_WIRE_PAIR);
 	CHECK_EQ(s.cfg.wire[0].pair.port, 1);
-	CHECK_EQ(s.cfg.wire[1].type, MANA_MODEL_WIRE_NONE);
+	CHECK_EQ(s.cfg.wire[1].type, MANA_MODEL_WIRE_PAIR);
+	CHECK_EQ(s.cfg.wire[1].pair.port, 0);
+	CHECK_EQ(s.cfg.wire[3].type, MANA_MODEL_WIRE_NONE);
 	CHECK_EQ(s.cfg.wire[7].type, MANA_MODEL_WIRE_GEN);
 	CHECK_EQ(s.cfg.wire[7].gen.flows, 4);
 	CHECK_EQ(s.cfg.wire[7].gen.frame_len, 128);
@@ -382,8 +385,47 @@ test_engine_cpu_allowed(void)
 	set_ok("engine_cpu", val);
 }
 
+/* Pair wires within the device must name each other and existing ports (issue 13 item 5). */
+static void
+test_pairs_checked(void)
+{
+	static const struct {
+		const char *kv[3][2];
+		const char *want;
+	} bad[] = {
+		{ { { "wire", "pair:1" } }, "port 0: wire pair:1 names port 1, but the device has "
+		  "1 port (ports=2 for more)" },
+		{ { { "ports", "2" }, { "wire", "pair:1" }, { "wire", "loop" } },
+		  "port 0: wire pair:1, but port 1's wire is loop, not pair:0" },
+		{ { { "ports", "3" }, { "wire", "pair:1" }, { "wire", "pair:2" } },
+		  "port 0: wire pair:1, but port 1's wire is pair to another port, not pair:0" },
+		{ { { "wire2", "pair:0" } }, "port 2: wire pair:0, but port 0's wire is loop, not pair:2" },
+		{ { { "ports", "2" }, { "wire1", "pair:5" } }, "names port 5, but the device has 2 "
+		  "ports" },
+	};
+	unsigned int i, k;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		start(MANA_MODEL_SETTINGS_DEVICE);
+		for (k = 0; k < 3 && bad[i].kv[k][0] != NULL; k++)
+			set_ok(bad[i].kv[k][0], bad[i].kv[k][1]);
+		CHECK_MSG(mana_model_settings_finish(&s) == -EINVAL &&
+			  strstr(s.msg, bad[i].want) != NULL, "case %u: '%s', want '%s'", i, s.msg,
+			  bad[i].want);
+	}
+	/* good: a pair back, a port cabled to itself, a pair to another device (checked at create) */
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_ok("ports", "4");
+	set_ok("wire", "pair:2");
+	set_ok("wire", "pair:1");
+	set_ok("wire", "pair:0");
+	set_ok("wire3", "pair:other/0");
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_integer_rule),
+	UNIT_TEST(test_pairs_checked),
 	UNIT_TEST(test_engine_cpu_allowed),
 	UNIT_TEST(test_defaults),
 	UNIT_TEST(test_good_values),

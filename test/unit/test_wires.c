@@ -49,6 +49,22 @@ struct pkt {
 	uint8_t data[SLOT];
 };
 
+/* Log lines of the model that hold `want` (installed with mana_vs_set_logger). */
+struct log_count {
+	const char *want;
+	unsigned int n;
+};
+
+static void
+log_counter(int level, const char *msg, void *arg)
+{
+	struct log_count *lc = arg;
+
+	(void)level;
+	if (strstr(msg, lc->want) != NULL)
+		lc->n++;
+}
+
 static bool
 ep_open(struct ep *e, struct fx *f, unsigned int port)
 {
@@ -270,6 +286,170 @@ test_pair_devices(void)
 	check_path(&fb, &b, &fa, &a, "device B -> device A");
 	ep_close(&a);
 	ep_close(&b);
+	fx_close(&fb);
+	fx_close(&fa);
+}
+
+/* ---- pair wires that do not connect (issue 13 item 5) ---------------------------- */
+
+/* IBV_PORT_ACTIVE or IBV_PORT_DOWN of vPort `port` as the driver sees it. */
+static int
+port_state(struct fx *f, unsigned int port)
+{
+	struct ibv_port_attr pa;
+
+	memset(&pa, 0, sizeof(pa));
+	CHECK_EQ(mana_vs_query_port(f->ctx, (uint8_t)(port + 1), &pa), 0);
+	return pa.state;
+}
+
+/* Send one frame and return the CQE type it completes with. */
+static uint32_t
+ep_send_type(struct ep *e, const void *frame, uint32_t len)
+{
+	struct mana_tx_oob oob;
+	struct gdma_sge sge;
+	struct gdma_cqe c;
+	uint32_t slot = e->tx_slot++ % DEPTH;
+
+	while (fx_cq_poll(&e->tx.cq, &c))
+		;
+	memcpy(e->txb.base + (size_t)slot * SLOT, frame, len);
+	sge = fx_sge(&e->txb, (size_t)slot * SLOT, len);
+	fx_tx_oob(&e->tx, &oob);
+	fx_tx_write(&e->tx, &oob, false, &sge, 1);
+	fx_tx_ring(&e->tx);
+	fx_run(e->f);
+	return fx_cq_poll(&e->tx.cq, &c) ? fx_cqe_type(&c) : 0;
+}
+
+/* Pairs that can be known not to connect at create are refused there. */
+static void
+test_pair_refused(void)
+{
+	struct log_count lc = { "both ends of a pair cable name each other", 0 };
+	struct mana_model_config ca, cb;
+	char spec[64];
+	struct fx fb;
+
+	mana_vs_set_logger(log_counter, &lc);
+	/* one port naming a port the device does not have */
+	fx_config(&ca, 1);
+	REQUIRE_EQ(mana_model_parse_wire("pair:1", &ca.wire[0], NULL), 0);
+	errno = 0;
+	CHECK_NULL(mana_vs_model_create(&ca));
+	CHECK_EQ(errno, EINVAL);
+	/* its own name, the other port not a pair back */
+	fx_config(&ca, 2);
+	snprintf(spec, sizeof(spec), "pair:%s/1", ca.name);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &ca.wire[0], NULL), 0);
+	REQUIRE_EQ(mana_model_parse_wire("loop", &ca.wire[1], NULL), 0);
+	CHECK_NULL(mana_vs_model_create(&ca));
+	CHECK_EQ(lc.n, 1);
+	/* another device that exists and does not point back */
+	fx_config(&cb, 1);
+	REQUIRE_EQ(mana_model_parse_wire("loop", &cb.wire[0], NULL), 0);
+	REQUIRE(fx_open_cfg(&fb, &cb, false));
+	fx_config(&ca, 1);
+	snprintf(spec, sizeof(spec), "pair:%s/0", cb.name);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &ca.wire[0], NULL), 0);
+	errno = 0;
+	CHECK_NULL(mana_vs_model_create(&ca));
+	CHECK_EQ(errno, EINVAL);
+	CHECK_EQ(lc.n, 2);
+	snprintf(spec, sizeof(spec), "pair:%s/3", cb.name);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &ca.wire[0], NULL), 0);
+	CHECK_NULL(mana_vs_model_create(&ca));
+	mana_vs_set_logger(NULL, NULL);
+	fx_close(&fb);
+}
+
+/*
+ * A pair to a device that does not exist yet: link down and TX counted
+ * (tx_drop_link_down) until the far end connects; down again when it goes,
+ * up when it comes back.
+ */
+static void
+test_pair_pending(void)
+{
+	struct mana_model_config ca, cb;
+	struct pkt got[4];
+	char spec[64];
+	uint8_t fr[1600];
+	struct ep a, b;
+	struct fx fa, fb;
+	uint32_t len;
+
+	fx_config(&ca, 1);
+	fx_config(&cb, 1);
+	snprintf(spec, sizeof(spec), "pair:%s/0", cb.name);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &ca.wire[0], NULL), 0);
+	snprintf(spec, sizeof(spec), "pair:%s/0", ca.name);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &cb.wire[0], NULL), 0);
+	len = (uint32_t)mk_frame(fr, 0, 100);
+
+	REQUIRE(fx_open_cfg(&fa, &ca, true));
+	REQUIRE(ep_open(&a, &fa, 0));
+	CHECK_EQ(port_state(&fa, 0), IBV_PORT_DOWN);
+	CHECK_EQ(ep_send_type(&a, fr, len), CQE_TX_VPORT_DISABLED);
+	CHECK_EQ(fx_stats(&fa, 0).tx_drop_link_down, 1);
+
+	REQUIRE(fx_open_cfg(&fb, &cb, true));
+	CHECK_EQ(port_state(&fb, 0), IBV_PORT_ACTIVE);
+	fx_run(&fa);	/* A's engine retries and connects */
+	CHECK_EQ(port_state(&fa, 0), IBV_PORT_ACTIVE);
+	REQUIRE(ep_open(&b, &fb, 0));
+	ep_fill(&b, 4);
+	CHECK_EQ(ep_send_type(&a, fr, len), CQE_TX_OKAY);
+	fx_run(&fb);
+	CHECK_EQ(ep_recv(&b, got, 4), 1);
+	ep_close(&b);
+	fx_close(&fb);
+
+	fx_run(&fa);	/* the far end is gone */
+	CHECK_EQ(port_state(&fa, 0), IBV_PORT_DOWN);
+	CHECK_EQ(ep_send_type(&a, fr, len), CQE_TX_VPORT_DISABLED);
+	CHECK_EQ(fx_stats(&fa, 0).tx_drop_link_down, 2);
+
+	REQUIRE(fx_open_cfg(&fb, &cb, true));
+	fx_run(&fa);
+	CHECK_EQ(port_state(&fa, 0), IBV_PORT_ACTIVE);
+	REQUIRE(ep_open(&b, &fb, 0));
+	ep_fill(&b, 4);
+	CHECK_EQ(ep_send_type(&a, fr, len), CQE_TX_OKAY);
+	fx_run(&fb);
+	CHECK_EQ(ep_recv(&b, got, 4), 1);
+	ep_close(&b);
+	fx_close(&fb);
+	ep_close(&a);
+	fx_close(&fa);
+}
+
+/* A pair whose far end, created later, is no pair back: one line, link stays down. */
+static void
+test_pair_far_end_mismatch(void)
+{
+	struct log_count lc = { "not a pair back to it; link down until it is", 0 };
+	struct mana_model_config ca, cb;
+	char spec[64];
+	struct fx fa, fb;
+	unsigned int i;
+
+	fx_config(&ca, 1);
+	fx_config(&cb, 1);
+	snprintf(spec, sizeof(spec), "pair:%s/0", cb.name);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &ca.wire[0], NULL), 0);
+	REQUIRE_EQ(mana_model_parse_wire("loop", &cb.wire[0], NULL), 0);
+	REQUIRE(fx_open_cfg(&fa, &ca, false));
+	mana_vs_set_logger(log_counter, &lc);
+	REQUIRE(fx_open_cfg(&fb, &cb, false));
+	for (i = 0; i < 10; i++)
+		mana_model_step(fa.m);
+	mana_vs_set_logger(NULL, NULL);
+	CHECK_EQ(lc.n, 1);
+	CHECK(strstr(mana_model_last_error(fa.m), "wire is loop") != NULL);
+	CHECK_EQ(port_state(&fa, 0), IBV_PORT_DOWN);
+	CHECK_EQ(port_state(&fb, 0), IBV_PORT_ACTIVE);
 	fx_close(&fb);
 	fx_close(&fa);
 }
@@ -596,22 +776,6 @@ test_pcap_rx(void)
 	ep_close(&e);
 	fx_close(&f);
 	unlink(path);
-}
-
-/* Log lines of the model that hold `want` (installed with mana_vs_set_logger). */
-struct log_count {
-	const char *want;
-	unsigned int n;
-};
-
-static void
-log_counter(int level, const char *msg, void *arg)
-{
-	struct log_count *lc = arg;
-
-	(void)level;
-	if (strstr(msg, lc->want) != NULL)
-		lc->n++;
 }
 
 /* A capture of n 200-byte frames at path. */
@@ -1019,6 +1183,9 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_loop),
 	UNIT_TEST(test_pair_ports),
 	UNIT_TEST(test_pair_devices),
+	UNIT_TEST(test_pair_refused),
+	UNIT_TEST(test_pair_pending),
+	UNIT_TEST(test_pair_far_end_mismatch),
 	UNIT_TEST(test_gen_lossless),
 	UNIT_TEST(test_gen_vlan),
 	UNIT_TEST(test_sink),
