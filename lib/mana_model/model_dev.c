@@ -606,13 +606,8 @@ mm_open_wires(struct mana_model *m)
 {
 	for (unsigned int i = 0; i < m->cfg.nports; i++) {
 		m->port[i].wire = mm_wire_open(&m->port[i], &m->cfg.wire[i]);
-		if (m->port[i].wire == NULL) {
-			int err = errno != 0 ? errno : EINVAL;
-
-			mm_log(MM_LOG_ERR, "create %s: port %u: cannot open wire", m->cfg.name,
-			       i + 1);
-			return err;
-		}
+		if (m->port[i].wire == NULL)
+			return errno != 0 ? errno : EINVAL;	/* the wire said why */
 	}
 	return 0;
 }
@@ -685,11 +680,12 @@ mana_model_create(const struct mana_model_config *cfg)
 		return NULL;
 	}
 	err = mm_sysfs_create(m);
+	if (err != 0)
+		mm_log(MM_LOG_ERR, "create %s: setup failed: %s", cfg->name, strerror(err));
 	if (err == 0)
 		err = mm_open_wires(m);
 	if (err != 0) {
 		pthread_mutex_unlock(&mm_global_lock);
-		mm_log(MM_LOG_ERR, "create %s: setup failed: %s", cfg->name, strerror(err));
 		mm_model_free(m);
 		errno = err;
 		return NULL;

@@ -376,8 +376,10 @@ mm_wire_open(struct mm_port *port, const struct mana_model_wire_cfg *cfg)
 		break;
 	}
 	if (ret != 0) {
-		mm_log(MM_LOG_ERR, "wire of port %u: cannot open: %s", mm_port_index(port),
-		       strerror(-ret));
+		/* pcap and tap say what failed with the file or interface they name */
+		if (cfg->type != MANA_MODEL_WIRE_PCAP && cfg->type != MANA_MODEL_WIRE_TAP)
+			mm_log(MM_LOG_ERR, "wire of port %u: cannot open: %s", mm_port_index(port),
+			       strerror(-ret));
 		free(w);
 		errno = -ret;
 		return NULL;
