@@ -289,16 +289,17 @@ mm_pairs_remote_check_locked(const struct mana_model_config *cfg)
 		if (peer == NULL)
 			continue;
 		if (j >= peer->cfg.nports) {
-			mm_log(MM_LOG_ERR, "create %s: port %u: wire pair:%s/%u, but device %s has %u "
-			       "port(s)", cfg->name, i, w->pair.dev, j, w->pair.dev,
+			mm_log(MM_LOG_ERR, "create %s: port %u: wire pair:%s/%u, but device %s "
+			       "has %u port(s)", cfg->name, i, w->pair.dev, j, w->pair.dev,
 			       peer->cfg.nports);
 			return EINVAL;
 		}
 		back = &peer->cfg.wire[j];
 		if (back->type != MANA_MODEL_WIRE_PAIR || strcmp(back->pair.dev, cfg->name) != 0 ||
 		    back->pair.port != i) {
-			mm_log(MM_LOG_ERR, "create %s: port %u: wire pair:%s/%u, but port %u of device "
-			       "%s is %s%s, not pair:%s/%u; both ends of a pair cable name each other",
+			mm_log(MM_LOG_ERR, "create %s: port %u: wire pair:%s/%u, but port %u of "
+			       "device %s is %s%s, not pair:%s/%u; both ends of a pair cable "
+			       "name each other",
 			       cfg->name, i, w->pair.dev, j, j, w->pair.dev,
 			       mm_wire_type_name(back->type), back->type == MANA_MODEL_WIRE_PAIR ?
 			       " to another port" : "", cfg->name, i);
@@ -541,8 +542,8 @@ mm_wires_check_carrier(struct mana_model *m)
 		p->wire_connected = false;
 		p->carrier = false;
 		mm_port_link_eval(m, p);
-		mm_log(MM_LOG_WARNING, "%s: port %u: the far end of the pair cable (%s/%u) is gone; "
-		       "link down until it connects again", m->cfg.name, i,
+		mm_log(MM_LOG_WARNING, "%s: port %u: the far end of the pair cable (%s/%u) is "
+		       "gone; link down until it connects again", m->cfg.name, i,
 		       p->wire->cfg.pair.dev, p->wire->cfg.pair.port);
 		__atomic_store_n(&m->wires_pending, true, __ATOMIC_RELEASE);
 	}

@@ -452,17 +452,17 @@ mm_wire_pairs_check(const struct mana_model_config *cfg, const char *name, char 
 			continue;
 		j = w->pair.port;
 		if (j >= cfg->nports) {
-			snprintf(msg, size, "port %u: wire pair:%u names port %u, but the device has "
-				 "%u port%s (ports=%u for more); a pair cable joins two ports that "
-				 "name each other", i, j, j, cfg->nports, cfg->nports == 1 ? "" : "s",
-				 j + 1);
+			snprintf(msg, size, "port %u: wire pair:%u names port %u, but the device "
+				 "has %u port%s (ports=%u for more); a pair cable joins two ports "
+				 "that name each other", i, j, j, cfg->nports,
+				 cfg->nports == 1 ? "" : "s", j + 1);
 			return -EINVAL;
 		}
 		back = &cfg->wire[j];
 		if (back->type != MANA_MODEL_WIRE_PAIR || !pair_is_local(back, name) ||
 		    back->pair.port != i) {
-			snprintf(msg, size, "port %u: wire pair:%u, but port %u's wire is %s%s, not "
-				 "pair:%u; both ends of a pair cable name each other", i, j, j,
+			snprintf(msg, size, "port %u: wire pair:%u, but port %u's wire is %s%s, "
+				 "not pair:%u; both ends of a pair cable name each other", i, j, j,
 				 mm_wire_type_name(back->type),
 				 back->type == MANA_MODEL_WIRE_PAIR ? " to another port" : "", i);
 			return -EINVAL;

@@ -399,7 +399,8 @@ test_pairs_checked(void)
 		  "port 0: wire pair:1, but port 1's wire is loop, not pair:0" },
 		{ { { "ports", "3" }, { "wire", "pair:1" }, { "wire", "pair:2" } },
 		  "port 0: wire pair:1, but port 1's wire is pair to another port, not pair:0" },
-		{ { { "wire2", "pair:0" } }, "port 2: wire pair:0, but port 0's wire is loop, not pair:2" },
+		{ { { "wire2", "pair:0" } },
+		  "port 2: wire pair:0, but port 0's wire is loop, not pair:2" },
 		{ { { "ports", "2" }, { "wire1", "pair:5" } }, "names port 5, but the device has 2 "
 		  "ports" },
 	};
@@ -413,7 +414,7 @@ test_pairs_checked(void)
 			  strstr(s.msg, bad[i].want) != NULL, "case %u: '%s', want '%s'", i, s.msg,
 			  bad[i].want);
 	}
-	/* good: a pair back, a port cabled to itself, a pair to another device (checked at create) */
+	/* good: a pair back, a port cabled to itself, one to another device (checked at create) */
 	start(MANA_MODEL_SETTINGS_DEVICE);
 	set_ok("ports", "4");
 	set_ok("wire", "pair:2");
