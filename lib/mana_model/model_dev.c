@@ -200,6 +200,8 @@ mm_model_valid(const struct mana_model *m)
 static int
 mm_config_check(const struct mana_model_config *cfg)
 {
+	char msg[256];
+
 	if (cfg->name[0] == '\0' || memchr(cfg->name, '\0', sizeof(cfg->name)) == NULL ||
 	    strchr(cfg->name, '/') != NULL) {
 		mm_log(MM_LOG_ERR, "create: invalid device name");
@@ -220,6 +222,10 @@ mm_config_check(const struct mana_model_config *cfg)
 			mm_log(MM_LOG_ERR, "create %s: port %u: bad wire type", cfg->name, i);
 			return EINVAL;
 		}
+	if (mm_wire_pairs_check(cfg, cfg->name, msg, sizeof(msg)) != 0) {
+		mm_log(MM_LOG_ERR, "create %s: %s", cfg->name, msg);
+		return EINVAL;
+	}
 	if (cfg->frontend != MANA_MODEL_FRONTEND_SHIM && cfg->frontend != MANA_MODEL_FRONTEND_VERBS) {
 		mm_log(MM_LOG_ERR, "create %s: unknown front-end %d", cfg->name, (int)cfg->frontend);
 		return EINVAL;
@@ -261,6 +267,46 @@ mm_mac_owner_locked(const uint8_t mac[6])
 			if (memcmp(o->port[p].mac, mac, 6) == 0)
 				return &o->port[p];
 	return NULL;
+}
+
+/*
+ * A pair wire to another device that exists already must be met by a pair
+ * back from that port; one to a device not created yet waits for it
+ * (mm_global_lock held).
+ */
+static int
+mm_pairs_remote_check_locked(const struct mana_model_config *cfg)
+{
+	for (unsigned int i = 0; i < cfg->nports; i++) {
+		const struct mana_model_wire_cfg *w = &cfg->wire[i], *back;
+		const struct mana_model *peer;
+		unsigned int j = w->pair.port;
+
+		if (w->type != MANA_MODEL_WIRE_PAIR || w->pair.dev[0] == '\0' ||
+		    strcmp(w->pair.dev, cfg->name) == 0)
+			continue;
+		peer = mm_find_locked(w->pair.dev);
+		if (peer == NULL)
+			continue;
+		if (j >= peer->cfg.nports) {
+			mm_log(MM_LOG_ERR, "create %s: port %u: wire pair:%s/%u, but device %s "
+			       "has %u port(s)", cfg->name, i, w->pair.dev, j, w->pair.dev,
+			       peer->cfg.nports);
+			return EINVAL;
+		}
+		back = &peer->cfg.wire[j];
+		if (back->type != MANA_MODEL_WIRE_PAIR || strcmp(back->pair.dev, cfg->name) != 0 ||
+		    back->pair.port != i) {
+			mm_log(MM_LOG_ERR, "create %s: port %u: wire pair:%s/%u, but port %u of "
+			       "device %s is %s%s, not pair:%s/%u; both ends of a pair cable "
+			       "name each other",
+			       cfg->name, i, w->pair.dev, j, j, w->pair.dev,
+			       mm_wire_type_name(back->type), back->type == MANA_MODEL_WIRE_PAIR ?
+			       " to another port" : "", cfg->name, i);
+			return EINVAL;
+		}
+	}
+	return 0;
 }
 
 /* ---- sysfs tree ----------------------------------------------------------- */
@@ -449,11 +495,17 @@ mm_sysfs_remove(struct mana_model *m)
 
 /* ---- wires -------------------------------------------------------------- */
 
-/* Connect every pair wire whose peer exists now; keep the others pending. */
+/*
+ * Connect every pair wire whose peer exists now; keep the others pending
+ * (carrier off: link down, TX counted in tx_drop_link_down). A far end that
+ * exists but is no pair back is logged once and retried, as a cable plugged
+ * into the wrong port stays dark until it is re-plugged.
+ */
 void
 mm_wires_connect(struct mana_model *m)
 {
 	bool pending = false;
+	char msg[200];
 
 	for (unsigned int i = 0; i < m->cfg.nports; i++) {
 		struct mm_port *p = &m->port[i];
@@ -461,17 +513,40 @@ mm_wires_connect(struct mana_model *m)
 
 		if (p->wire == NULL || p->wire_connected)
 			continue;
-		rc = mm_wire_connect(p->wire);
-		if (rc == 0)
+		rc = mm_wire_connect(p->wire, msg, sizeof(msg));
+		if (rc == 0) {
 			p->wire_connected = true;
-		else if (rc == -EAGAIN)
-			pending = true;
-		else {
-			mm_error(m, MM_LOG_ERR, "port %u: wire connect failed (%d)", i + 1, rc);
-			p->wire_connected = true;	/* do not retry a hard failure */
+			p->wire_warned = false;
+			p->carrier = true;
+			mm_port_link_eval(m, p);
+			continue;
+		}
+		pending = true;
+		if (rc != -EAGAIN && !p->wire_warned) {
+			mm_error(m, MM_LOG_ERR, "%s; link down until it is", msg);
+			p->wire_warned = true;
 		}
 	}
 	__atomic_store_n(&m->wires_pending, pending, __ATOMIC_RELEASE);
+}
+
+void
+mm_wires_check_carrier(struct mana_model *m)
+{
+	for (unsigned int i = 0; i < m->cfg.nports; i++) {
+		struct mm_port *p = &m->port[i];
+
+		if (p->wire == NULL || !p->wire_connected || p->wire->cfg.type !=
+		    MANA_MODEL_WIRE_PAIR || mm_wire_carrier(p->wire))
+			continue;
+		p->wire_connected = false;
+		p->carrier = false;
+		mm_port_link_eval(m, p);
+		mm_log(MM_LOG_WARNING, "%s: port %u: the far end of the pair cable (%s/%u) is "
+		       "gone; link down until it connects again", m->cfg.name, i,
+		       p->wire->cfg.pair.dev, p->wire->cfg.pair.port);
+		__atomic_store_n(&m->wires_pending, true, __ATOMIC_RELEASE);
+	}
 }
 
 static void
@@ -499,7 +574,10 @@ mm_ports_init(struct mana_model *m)
 		else
 			mm_gen_mac(m->cfg.name, i, p->mac);
 		p->mtu = MANA_MODEL_DEFAULT_MTU;
-		p->link_up = true;
+		p->admin_up = true;
+		/* A pair cable is dark until both ends exist (mm_wires_connect). */
+		p->carrier = m->cfg.wire[i].type != MANA_MODEL_WIRE_PAIR;
+		p->link_up = p->carrier;
 		/* Non-zero and per port, so a driver using 0 or another port's is caught. */
 		p->tx_vp_offset = 16 + ((m->id_seed >> 4) + 29 * i) % 200;
 		pthread_mutex_init(&p->inbox_lock, NULL);
@@ -529,13 +607,8 @@ mm_open_wires(struct mana_model *m)
 {
 	for (unsigned int i = 0; i < m->cfg.nports; i++) {
 		m->port[i].wire = mm_wire_open(&m->port[i], &m->cfg.wire[i]);
-		if (m->port[i].wire == NULL) {
-			int err = errno != 0 ? errno : EINVAL;
-
-			mm_log(MM_LOG_ERR, "create %s: port %u: cannot open wire", m->cfg.name,
-			       i + 1);
-			return err;
-		}
+		if (m->port[i].wire == NULL)
+			return errno != 0 ? errno : EINVAL;	/* the wire said why */
 	}
 	return 0;
 }
@@ -599,12 +672,21 @@ mana_model_create(const struct mana_model_config *cfg)
 		errno = EADDRINUSE;
 		return NULL;
 	}
+	err = mm_pairs_remote_check_locked(&m->cfg);
+	if (err != 0) {
+		pthread_mutex_unlock(&mm_global_lock);
+		pthread_mutex_destroy(&m->lock);
+		free(m);
+		errno = err;
+		return NULL;
+	}
 	err = mm_sysfs_create(m);
+	if (err != 0)
+		mm_log(MM_LOG_ERR, "create %s: setup failed: %s", cfg->name, strerror(err));
 	if (err == 0)
 		err = mm_open_wires(m);
 	if (err != 0) {
 		pthread_mutex_unlock(&mm_global_lock);
-		mm_log(MM_LOG_ERR, "create %s: setup failed: %s", cfg->name, strerror(err));
 		mm_model_free(m);
 		errno = err;
 		return NULL;

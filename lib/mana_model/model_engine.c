@@ -446,6 +446,7 @@ mm_engine_pass(struct mana_model *m)
 		if (p->wire != NULL && p->wire_connected && p->wire->ops->poll != NULL)
 			work += p->wire->ops->poll(p->wire, MM_WIRE_BUDGET);
 	}
+	mm_wires_check_carrier(m);
 	mm_rx_flush(m);
 	m->passes++;
 	if (work != 0)

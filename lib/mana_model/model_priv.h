@@ -203,10 +203,13 @@ struct mm_port {
 	unsigned int index;		/* 0-based */
 	uint8_t mac[6];
 	uint32_t mtu;
-	bool link_up;
+	bool link_up;			/* admin_up && carrier: what the driver sees */
+	bool admin_up;			/* mana_model_set_link */
+	bool carrier;			/* the wire has its far end (pair: connected) */
 	uint32_t tx_vp_offset;
 	struct mm_wire *wire;
 	bool wire_connected;
+	bool wire_warned;		/* the far end's mismatch was logged */
 	struct mm_qp *rss;		/* the RSS QP steering this port's RX */
 	struct mm_pd *owner_pd;		/* base PD that configured the vPort */
 	uint32_t nqp;			/* QPs on the vPort */
@@ -291,6 +294,10 @@ uint32_t mm_new_queue_id(struct mana_model *m);
 uint32_t mm_new_lkey(struct mana_model *m);
 uint32_t mm_pow2_ceil(uint32_t x);
 void mm_wires_connect(struct mana_model *m);
+/* Connected pair wires whose far end closed: carrier lost, retried (engine, m->lock held). */
+void mm_wires_check_carrier(struct mana_model *m);
+/* link_up = admin_up && carrier; an event and a log line when it changes (m->lock held). */
+void mm_port_link_eval(struct mana_model *m, struct mm_port *p);
 /* Rewrite a port's netdev mtu file in the PCI presentation, if there is one. */
 void mm_sysfs_port_mtu(const struct mana_model *m, unsigned int port);
 

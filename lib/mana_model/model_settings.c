@@ -19,6 +19,7 @@
 #endif
 
 #include <ctype.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,6 +27,8 @@
 #include <string.h>
 
 #include "mana_model.h"
+#include "model_num.h"
+#include "model_wire.h"
 
 #define DEV	MANA_MODEL_SETTINGS_DEVICE
 #define IDENT	MANA_MODEL_SETTINGS_IDENTITY
@@ -50,21 +53,84 @@ set_msg(struct mana_model_settings *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Decimal or 0x hex, optional '-' only when min < 0; no blanks. */
+/* The magnitude of s (model_num.h); hex only when allowed. */
 static int
-parse_long(const char *val, long min, long max, long *out)
+parse_magnitude(const char *s, bool hex_ok, uint64_t *out)
 {
-	char *end;
-	long v;
+	unsigned int base = 10, d;
+	uint64_t v = 0;
 
-	if (val[0] == '\0' || val[0] == ' ' || val[0] == '+' || (val[0] == '-' && min >= 0))
+	if (hex_ok && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	} else if (s[0] == '0' && s[1] != '\0') {
+		return -EINVAL;		/* 010: octal in C, ten to others: neither */
+	}
+	if (*s == '\0')
 		return -EINVAL;
-	errno = 0;
-	v = strtol(val, &end, 0);
-	if (errno != 0 || *end != '\0' || v < min || v > max)
-		return -EINVAL;
+	for (; *s != '\0'; s++) {
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned int)(*s - '0');
+		else if (base == 16 && isxdigit((unsigned char)*s))
+			d = (unsigned int)(tolower((unsigned char)*s) - 'a' + 10);
+		else
+			return -EINVAL;
+		if (v > (UINT64_MAX - d) / base)
+			return -ERANGE;
+		v = v * base + d;
+	}
 	*out = v;
 	return 0;
+}
+
+int
+mm_parse_u64(const char *s, uint64_t max, uint64_t *out, const char **why)
+{
+	uint64_t v;
+	int ret;
+
+	ret = parse_magnitude(s, true, &v);
+	if (ret == 0 && v > max)
+		ret = -ERANGE;
+	if (ret == -EINVAL && why != NULL)
+		*why = MM_NUM_RULE;
+	if (ret == 0)
+		*out = v;
+	return ret;
+}
+
+int
+mm_parse_long(const char *s, long min, long max, long *out, const char **why)
+{
+	uint64_t mag;
+	int ret;
+
+	if (s[0] != '-') {
+		ret = mm_parse_u64(s, max < 0 ? 0 : (uint64_t)max, &mag, why);
+		if (ret == 0 && (long)mag < min)
+			ret = -ERANGE;
+		if (ret == 0)
+			*out = (long)mag;
+		return ret;
+	}
+	/* -N: decimal, not -0, only where the range is negative */
+	ret = min >= 0 ? -EINVAL : parse_magnitude(s + 1, false, &mag);
+	if (ret == 0 && mag == 0)
+		ret = -EINVAL;
+	if (ret == 0 && mag > (uint64_t)-(min + 1) + 1)
+		ret = -ERANGE;
+	if (ret == -EINVAL && why != NULL)
+		*why = min >= 0 ? "no sign: the value is not negative" : MM_NUM_RULE;
+	if (ret == 0)
+		*out = -(long)(mag - 1) - 1;
+	return ret;
+}
+
+/* A setting's integer: 0, or -EINVAL (the reason in *why when the syntax is bad). */
+static int
+parse_long(const char *val, long min, long max, long *out, const char **why)
+{
+	return mm_parse_long(val, min, max, out, why) == 0 ? 0 : -EINVAL;
 }
 
 static int
@@ -135,7 +201,7 @@ set_ports(struct mana_model_settings *s, int port, const char *val, const char *
 		*why = "given twice";
 		return -EINVAL;
 	}
-	if (parse_long(val, 1, MANA_MODEL_MAX_PORTS, &v) != 0)
+	if (parse_long(val, 1, MANA_MODEL_MAX_PORTS, &v, why) != 0)
 		return -EINVAL;
 	s->cfg.nports = (uint8_t)v;
 	s->ports_given = true;
@@ -198,15 +264,56 @@ set_coalesce(struct mana_model_settings *s, int port, const char *val, const cha
 	return parse_flag(val, &s->cfg.rx_coalesce);
 }
 
+/*
+ * The CPUs this process may run on: its affinity when this library loaded,
+ * before EAL pins the main thread to its lcore (plugins load first). The
+ * kernel reports only online CPUs in it.
+ */
+static cpu_set_t mm_start_cpus;
+static bool mm_start_cpus_known;
+
+__attribute__((constructor)) static void
+mm_record_start_cpus(void)
+{
+	mm_start_cpus_known = sched_getaffinity(0, sizeof(mm_start_cpus), &mm_start_cpus) == 0;
+}
+
+/* "0-3,6" for the reason of a refused engine_cpu. */
+static void
+format_cpus(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t off = 0;
+	int c, end;
+
+	buf[0] = '\0';
+	for (c = 0; c < CPU_SETSIZE && off < size; c++) {
+		if (!CPU_ISSET(c, set))
+			continue;
+		for (end = c; end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, set); end++)
+			;
+		off += (size_t)snprintf(buf + off, size - off, end > c ? "%s%d-%d" : "%s%d",
+					off == 0 ? "" : ",", c, end);
+		c = end;
+	}
+}
+
 static int
 set_engine_cpu(struct mana_model_settings *s, int port, const char *val, const char **why)
 {
+	static __thread char reason[160];
+	char cpus[96];
 	long v;
 
 	(void)port;
-	(void)why;
-	if (parse_long(val, -1, 1023, &v) != 0)
+	if (parse_long(val, -1, 1023, &v, why) != 0)
 		return -EINVAL;
+	if (v >= 0 && mm_start_cpus_known && !CPU_ISSET(v, &mm_start_cpus)) {
+		format_cpus(&mm_start_cpus, cpus, sizeof(cpus));
+		snprintf(reason, sizeof(reason), "CPU %ld is offline or outside this process's "
+			 "CPU affinity (%s)", v, cpus);
+		*why = reason;
+		return -EINVAL;
+	}
 	s->cfg.engine_cpu = (int)v;
 	s->engine_cpu_given = true;
 	return 0;
@@ -219,7 +326,7 @@ set_numa(struct mana_model_settings *s, int port, const char *val, const char **
 
 	(void)port;
 	(void)why;
-	if (parse_long(val, -1, 1023, &v) != 0)
+	if (parse_long(val, -1, 1023, &v, why) != 0)
 		return -EINVAL;
 	s->cfg.numa_node = (int)v;
 	s->numa_given = true;
@@ -233,7 +340,7 @@ set_max_qp(struct mana_model_settings *s, int port, const char *val, const char 
 
 	(void)port;
 	(void)why;
-	if (parse_long(val, 1, 65535, &v) != 0)
+	if (parse_long(val, 1, 65535, &v, why) != 0)
 		return -EINVAL;
 	s->cfg.max_qp = (uint32_t)v;
 	return 0;
@@ -246,7 +353,7 @@ set_part(struct mana_model_settings *s, int port, const char *val, const char **
 
 	(void)port;
 	(void)why;
-	if (parse_long(val, 0, 2, &v) != 0 || v == 1)
+	if (parse_long(val, 0, 2, &v, why) != 0 || v == 1)
 		return -EINVAL;
 	s->cfg.vendor_part_id = (uint16_t)v;
 	return 0;
@@ -298,7 +405,8 @@ static const struct mm_setting mm_settings[] = {
 	  "the i-th wire= is port i's, wire<N>= port N's (N 0..7)", set_wire },
 	{ "doorbell", NULL, DEV, false, "queue, shared or memory", set_doorbell },
 	{ "coalesce", "rx_coalesce", DEV, false, "0 or 1", set_coalesce },
-	{ "engine_cpu", "cpu", DEV, false, "an integer -1..1023 (-1: not pinned)",
+	{ "engine_cpu", "cpu", DEV, false, "an integer -1..1023 (-1: not pinned), a CPU this "
+	  "process may run on",
 	  set_engine_cpu },
 	{ "numa", NULL, DEV, false, "an integer -1..1023 (-1: any node)", set_numa },
 	{ "max_qp", NULL, DEV, false, "an integer 1..65535", set_max_qp },
@@ -398,17 +506,16 @@ mana_model_settings_finish(struct mana_model_settings *s)
 	for (p = 0; p < MANA_MODEL_MAX_PORTS; p++)
 		if (s->ports_named & (1u << p))
 			highest = p + 1;
-	if (!s->ports_given) {
+	if (!s->ports_given)
 		s->cfg.nports = (uint8_t)(highest > 0 ? highest : 1);
-		return 0;
-	}
 	if (highest > s->cfg.nports) {
 		set_msg(s, "a mac or wire key sets port %u but ports=%u (ports 0..%u; at most one "
 			"mac and one wire per port)", highest - 1, s->cfg.nports,
 			s->cfg.nports - 1u);
 		return -EINVAL;
 	}
-	return 0;
+	/* The device's name is not known here: pair:<name>/<port> is checked at create. */
+	return mm_wire_pairs_check(&s->cfg, NULL, s->msg, sizeof(s->msg));
 }
 
 const char *

@@ -32,15 +32,24 @@ mana_model_set_link(struct mana_model *m, unsigned int port, bool up)
 	if (p == NULL)
 		return -EINVAL;
 	pthread_mutex_lock(&m->lock);
-	if (p->link_up != up) {
-		p->link_up = up;
-		mm_async_event_all(m, up ? IBV_EVENT_PORT_ACTIVE : IBV_EVENT_PORT_ERR,
-				   (uint8_t)(port + 1));
-		mm_log(MM_LOG_INFO, "%s: port %u link %s", m->cfg.name, port + 1,
-		       up ? "up" : "down");
-	}
+	p->admin_up = up;
+	mm_port_link_eval(m, p);
 	pthread_mutex_unlock(&m->lock);
 	return 0;
+}
+
+void
+mm_port_link_eval(struct mana_model *m, struct mm_port *p)
+{
+	bool up = p->admin_up && p->carrier;
+
+	if (p->link_up == up)
+		return;
+	p->link_up = up;
+	mm_async_event_all(m, up ? IBV_EVENT_PORT_ACTIVE : IBV_EVENT_PORT_ERR,
+			   (uint8_t)(p->index + 1));
+	mm_log(MM_LOG_INFO, "%s: port %u link %s%s", m->cfg.name, p->index + 1, up ? "up" : "down",
+	       !p->carrier ? " (the pair cable has no far end)" : "");
 }
 
 /* Device lost: every context gets IBV_EVENT_DEVICE_FATAL; queues stop. Caller holds m->lock. */

@@ -20,6 +20,7 @@
 #endif
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -284,7 +285,7 @@ pair_target(const struct mana_model_wire_cfg *cfg, struct mana_model *self)
 }
 
 static int
-pair_connect(struct mm_wire *w)
+pair_connect(struct mm_wire *w, char *msg, size_t size)
 {
 	struct mana_model *self = wire_model(w), *pm;
 	struct mm_wire *peer;
@@ -295,8 +296,9 @@ pair_connect(struct mm_wire *w)
 	if (pm == NULL)
 		return -EAGAIN;		/* the peer device does not exist yet */
 	if (w->cfg.pair.port >= mana_model_config(pm)->nports) {
-		mm_log(MM_LOG_ERR, "pair wire of port %u: peer port %u does not exist",
-		       mm_port_index(w->port), w->cfg.pair.port);
+		snprintf(msg, size, "port %u: wire pair:%s/%u, but device %s has %u port(s)",
+			 mm_port_index(w->port), mana_model_config(pm)->name, w->cfg.pair.port,
+			 mana_model_config(pm)->name, mana_model_config(pm)->nports);
 		return -EINVAL;
 	}
 	peer = mm_port_wire(pm, w->cfg.pair.port);
@@ -304,15 +306,30 @@ pair_connect(struct mm_wire *w)
 		return -EAGAIN;
 	if (peer->cfg.type != MANA_MODEL_WIRE_PAIR || peer->ops != &pair_ops ||
 	    peer->cfg.pair.port != mm_port_index(w->port) || pair_target(&peer->cfg, pm) != self) {
-		mm_log(MM_LOG_ERR,
-		       "pair wire of port %u: peer port %u is not a pair wire back to it",
-		       mm_port_index(w->port), w->cfg.pair.port);
+		snprintf(msg, size, "port %u: wire pair:%s/%u, but that port's wire is %s%s, not a "
+			 "pair back to it", mm_port_index(w->port), mana_model_config(pm)->name,
+			 w->cfg.pair.port, mm_wire_type_name(peer->cfg.type),
+			 peer->cfg.type == MANA_MODEL_WIRE_PAIR ? " to another port" : "");
 		return -EINVAL;
 	}
 	/* Both directions: the peer may have given up earlier with -EAGAIN. */
 	pair_hand_over(w, ((struct mm_pair *)peer->priv)->inbox);
 	pair_hand_over(peer, ((struct mm_pair *)w->priv)->inbox);
 	return 0;
+}
+
+/*
+ * Whether a connected pair end still has a far end (engine thread of w's
+ * device, which also runs its TX: it may take the pending inbox).
+ */
+static bool
+pair_carrier(struct mm_wire *w)
+{
+	struct mm_pair *p = w->priv;
+
+	if (__atomic_load_n(&p->pending, __ATOMIC_RELAXED) != NULL)
+		pair_take_pending(p);
+	return p->peer != NULL && !__atomic_load_n(&p->peer->receiver_gone, __ATOMIC_RELAXED);
 }
 
 /* ---- dispatch ------------------------------------------------------- */
@@ -359,8 +376,10 @@ mm_wire_open(struct mm_port *port, const struct mana_model_wire_cfg *cfg)
 		break;
 	}
 	if (ret != 0) {
-		mm_log(MM_LOG_ERR, "wire of port %u: cannot open: %s", mm_port_index(port),
-		       strerror(-ret));
+		/* pcap and tap say what failed with the file or interface they name */
+		if (cfg->type != MANA_MODEL_WIRE_PCAP && cfg->type != MANA_MODEL_WIRE_TAP)
+			mm_log(MM_LOG_ERR, "wire of port %u: cannot open: %s", mm_port_index(port),
+			       strerror(-ret));
 		free(w);
 		errno = -ret;
 		return NULL;
@@ -369,13 +388,21 @@ mm_wire_open(struct mm_port *port, const struct mana_model_wire_cfg *cfg)
 }
 
 int
-mm_wire_connect(struct mm_wire *w)
+mm_wire_connect(struct mm_wire *w, char *msg, size_t size)
 {
 	if (w == NULL)
 		return -EINVAL;
 	if (w->cfg.type != MANA_MODEL_WIRE_PAIR)
 		return 0;
-	return pair_connect(w);
+	return pair_connect(w, msg, size);
+}
+
+bool
+mm_wire_carrier(struct mm_wire *w)
+{
+	if (w == NULL || w->cfg.type != MANA_MODEL_WIRE_PAIR || w->priv == NULL)
+		return true;
+	return pair_carrier(w);
 }
 
 void

@@ -74,9 +74,26 @@ struct mm_wire *mm_port_wire(struct mana_model *m, unsigned int index);
  */
 /* Open the wire cfg for port; NULL + errno on failure (log says why). */
 struct mm_wire *mm_wire_open(struct mm_port *port, const struct mana_model_wire_cfg *cfg);
-/* Connect pair wires once every device port exists; 0 or -errno. */
-int mm_wire_connect(struct mm_wire *w);
+/*
+ * Connect pair wires once every device port exists: 0, -EAGAIN while the far
+ * end does not exist, -EINVAL (one line in msg) while it is not a pair back.
+ */
+int mm_wire_connect(struct mm_wire *w, char *msg, size_t size);
+/* A connected wire still has its far end (pair: the peer did not close); engine thread. */
+bool mm_wire_carrier(struct mm_wire *w);
 void mm_wire_close(struct mm_wire *w);
+
+/* "pair", "gen", ... for messages. */
+const char *mm_wire_type_name(enum mana_model_wire_type type);
+
+/*
+ * Pair wires between ports of one device (pair:<port>, or pair:<name>/<port>
+ * when name is given) must name each other and existing ports: 0, or
+ * -EINVAL with one line in msg ("port 0: wire pair:1 names port 1, but ...").
+ * Pairs to other devices are checked when the device is created.
+ */
+int mm_wire_pairs_check(const struct mana_model_config *cfg, const char *name, char *msg,
+			size_t size);
 
 /* Logging from wires, routed to the shim's logger (implemented by the core). */
 void mm_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -13,7 +13,8 @@
  *   pcap:rx=<file>[:tx=<file>][:loop=0|1] | pcap:tx=<file>
  *   tap:<ifname>
  *
- * Numbers are decimal. Each key at most once. File names cannot contain
+ * Numbers follow the settings' one rule (model_num.h: decimal without a
+ * leading 0 or 0x hex, no sign or blanks). Each key at most once. File names cannot contain
  * ':' (the separator). gen len: from the smallest frame holding the headers
  * and the 12-byte payload header (60 UDP/IPv4, 66 TCP/IPv4, 74 UDP/IPv6,
  * 86 TCP/IPv6; 4 more with a VLAN tag) to MANA_MODEL_MAX_FRAME; when len is
@@ -29,9 +30,11 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_num.h"
 #include "model_wire_priv.h"
 
 #define SPEC_MAX	1024
@@ -39,25 +42,11 @@
 #define GEN_VLAN_ID_MASK	0xFFFu
 #define GEN_VLAN_PCP_SHIFT	13
 
-/* Decimal, no sign, no blanks, value <= max. */
+/* An integer <= max by the settings' one rule (model_num.h). */
 static bool
 parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
-	uint64_t v = 0;
-
-	if (*s == '\0')
-		return false;
-	for (; *s != '\0'; s++) {
-		if (*s < '0' || *s > '9')
-			return false;
-		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
-			return false;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	if (v > max)
-		return false;
-	*out = v;
-	return true;
+	return mm_parse_u64(s, max, out, NULL) == 0;
 }
 
 static bool
@@ -428,4 +417,56 @@ mm_wire_cfg_check(const struct mana_model_wire_cfg *cfg, const char **why)
 		*why = "unknown wire type";
 		return -EINVAL;
 	}
+}
+
+static const char *const wire_type_names[] = {
+	[MANA_MODEL_WIRE_NONE] = "none", [MANA_MODEL_WIRE_LOOP] = "loop",
+	[MANA_MODEL_WIRE_PAIR] = "pair", [MANA_MODEL_WIRE_GEN] = "gen",
+	[MANA_MODEL_WIRE_PCAP] = "pcap", [MANA_MODEL_WIRE_TAP] = "tap",
+};
+
+const char *
+mm_wire_type_name(enum mana_model_wire_type type)
+{
+	return (unsigned int)type < sizeof(wire_type_names) / sizeof(wire_type_names[0]) ?
+	       wire_type_names[type] : "unknown";
+}
+
+/* A pair end that names a port of device `name` itself (NULL: the name is not known yet). */
+static bool
+pair_is_local(const struct mana_model_wire_cfg *w, const char *name)
+{
+	return w->pair.dev[0] == '\0' || (name != NULL && strcmp(w->pair.dev, name) == 0);
+}
+
+int
+mm_wire_pairs_check(const struct mana_model_config *cfg, const char *name, char *msg,
+		    size_t size)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < cfg->nports && i < MANA_MODEL_MAX_PORTS; i++) {
+		const struct mana_model_wire_cfg *w = &cfg->wire[i], *back;
+
+		if (w->type != MANA_MODEL_WIRE_PAIR || !pair_is_local(w, name))
+			continue;
+		j = w->pair.port;
+		if (j >= cfg->nports) {
+			snprintf(msg, size, "port %u: wire pair:%u names port %u, but the device "
+				 "has %u port%s (ports=%u for more); a pair cable joins two ports "
+				 "that name each other", i, j, j, cfg->nports,
+				 cfg->nports == 1 ? "" : "s", j + 1);
+			return -EINVAL;
+		}
+		back = &cfg->wire[j];
+		if (back->type != MANA_MODEL_WIRE_PAIR || !pair_is_local(back, name) ||
+		    back->pair.port != i) {
+			snprintf(msg, size, "port %u: wire pair:%u, but port %u's wire is %s%s, "
+				 "not pair:%u; both ends of a pair cable name each other", i, j, j,
+				 mm_wire_type_name(back->type),
+				 back->type == MANA_MODEL_WIRE_PAIR ? " to another port" : "", i);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }

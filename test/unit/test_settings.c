@@ -10,10 +10,30 @@
  * unknown, and finish derives and checks the port count.
  */
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* sched_getaffinity */
+#endif
+#include <sched.h>
+
 #include "unit.h"
 #include "mana_model.h"
 
 static struct mana_model_settings s;
+
+/* The last CPU this process may run on (as the parser sees it), and one it may not; -1 if none. */
+static int
+cpu_allowed(bool allowed)
+{
+	cpu_set_t set;
+	int c, found = -1;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return -1;
+	for (c = 0; c < 1024; c++)
+		if ((CPU_ISSET(c, &set) != 0) == allowed)
+			found = c;
+	return found;
+}
 
 static void
 start(unsigned int classes)
@@ -60,6 +80,7 @@ test_defaults(void)
 static void
 test_good_values(void)
 {
+	char cpu[16];
 	static const uint8_t mac1[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x0a };
 	static const uint8_t mac5[6] = { 0xAB, 0xcd, 0xef, 0x01, 0x23, 0x45 };
 
@@ -73,11 +94,14 @@ test_good_values(void)
 	CHECK_MEM(s.cfg.mac[5], mac5, 6);
 	CHECK(s.cfg.mac_set[0] && s.cfg.mac_set[1] && !s.cfg.mac_set[2] && s.cfg.mac_set[5]);
 	set_ok("wire", "pair:1");
-	set_ok("wire", "none");
+	set_ok("wire", "pair:0");
+	set_ok("wire3", "none");
 	set_ok("wire7", "gen:flows=4:len=128");
 	CHECK_EQ(s.cfg.wire[0].type, MANA_MODEL_WIRE_PAIR);
 	CHECK_EQ(s.cfg.wire[0].pair.port, 1);
-	CHECK_EQ(s.cfg.wire[1].type, MANA_MODEL_WIRE_NONE);
+	CHECK_EQ(s.cfg.wire[1].type, MANA_MODEL_WIRE_PAIR);
+	CHECK_EQ(s.cfg.wire[1].pair.port, 0);
+	CHECK_EQ(s.cfg.wire[3].type, MANA_MODEL_WIRE_NONE);
 	CHECK_EQ(s.cfg.wire[7].type, MANA_MODEL_WIRE_GEN);
 	CHECK_EQ(s.cfg.wire[7].gen.flows, 4);
 	CHECK_EQ(s.cfg.wire[7].gen.frame_len, 128);
@@ -93,8 +117,9 @@ test_good_values(void)
 	CHECK(!s.cfg.rx_coalesce);
 	set_ok("coalesce", "1");
 	CHECK(s.cfg.rx_coalesce);
-	set_ok("engine_cpu", "1023");
-	CHECK_EQ(s.cfg.engine_cpu, 1023);
+	snprintf(cpu, sizeof(cpu), "%d", cpu_allowed(true));
+	set_ok("engine_cpu", cpu);
+	CHECK_EQ(s.cfg.engine_cpu, cpu_allowed(true));
 	set_ok("engine_cpu", "-1");
 	CHECK_EQ(s.cfg.engine_cpu, -1);
 	CHECK(s.engine_cpu_given);
@@ -193,12 +218,13 @@ test_old_spellings(void)
 	CHECK(!s.cfg.shared_doorbell);
 
 	mana_model_settings_init(&s, "st1", MANA_MODEL_SETTINGS_DEVICE, "MANA_MODEL");
-	CHECK_EQ(mana_model_settings_set(&s, "cpu", "3"), 0);
+	CHECK_EQ(mana_model_settings_set(&s, "cpu", "-1"), 0);
 	CHECK(strcmp(s.msg, "MANA_MODEL cpu is deprecated, use engine_cpu") == 0);
-	CHECK_EQ(s.cfg.engine_cpu, 3);
+	CHECK_EQ(s.cfg.engine_cpu, -1);
 	CHECK(s.engine_cpu_given);
 	/* an old spelling with a bad value is an error naming the key as written */
-	set_bad("cpu", "x", -EINVAL, "bad value 'x' for key 'cpu' (allowed: an integer -1..1023");
+	set_bad("cpu", "x", -EINVAL, "bad value 'x' for key 'cpu': ");
+	set_bad("cpu", "x", -EINVAL, "(allowed: an integer -1..1023");
 	set_bad("rx_coalesce", "2", -EINVAL, "for key 'rx_coalesce' (allowed: 0 or 1)");
 	/* the next accepted key clears the note */
 	set_ok("coalesce", "1");
@@ -296,7 +322,112 @@ test_creates_device(void)
 	CHECK_EQ(mana_model_destroy(m), 0);
 }
 
+/*
+ * One rule for every integer (model_num.h), in settings and wire specs alike:
+ * decimal without a leading 0 or 0x hex; no blanks, '+', octal, or '-' where
+ * the range has no negative values.
+ */
+static void
+test_integer_rule(void)
+{
+	static const char *const bad_ports[] = {
+		" 2", "2 ", "\t2", "2\n", "+2", "-2", "02", "010", "0x", "0x 2", "2.0", "1e0",
+		"-0", "--2", "0b10", "",
+	};
+	static const char *const bad_cpu[] = { " 1", "1 ", "\t1", "+1", "-01", "-0", "-0x1", "01" };
+	static const char *const bad_wire[] = {
+		"gen:flows=+2", "gen:flows= 2", "gen:flows=2 ", "gen:flows=02", "gen:count=-1",
+		"gen:seed=\t1", "pair:+1", "pair: 1", "pair:01", "loop ", " loop",
+	};
+	unsigned int i;
+
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	for (i = 0; i < sizeof(bad_ports) / sizeof(bad_ports[0]); i++)
+		set_bad("ports", bad_ports[i], -EINVAL, "for key 'ports'");
+	set_bad("ports", "010", -EINVAL, "leading 0");
+	set_bad("max_qp", "-1", -EINVAL, "no sign");
+	for (i = 0; i < sizeof(bad_cpu) / sizeof(bad_cpu[0]); i++)
+		set_bad("engine_cpu", bad_cpu[i], -EINVAL, "for key 'engine_cpu'");
+	for (i = 0; i < sizeof(bad_wire) / sizeof(bad_wire[0]); i++)
+		set_bad("wire", bad_wire[i], -EINVAL, "for key 'wire'");
+	/* the same spellings of a number are good everywhere */
+	set_ok("ports", "0x2");
+	CHECK_EQ(s.cfg.nports, 2);
+	set_ok("max_qp", "0X1f");
+	CHECK_EQ(s.cfg.max_qp, 31);
+	set_ok("numa", "0");
+	CHECK_EQ(s.cfg.numa_node, 0);
+	set_ok("numa", "-1");
+	CHECK_EQ(s.cfg.numa_node, -1);
+	set_ok("wire", "gen:flows=0x10:count=0:seed=10");
+	CHECK_EQ(s.cfg.wire[0].gen.flows, 16);
+	CHECK_EQ(s.cfg.wire[0].gen.seed, 10);
+	set_ok("wire1", "pair:0x0");
+	CHECK_EQ(s.cfg.wire[1].pair.port, 0);
+}
+
+/* engine_cpu: a CPU the process may run on (online, in its affinity), or -1. */
+static void
+test_engine_cpu_allowed(void)
+{
+	char val[16];
+	int c = cpu_allowed(false);
+
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	if (c < 0)
+		UNIT_SKIP("every CPU 0..1023 is in this process's affinity");
+	snprintf(val, sizeof(val), "%d", c);
+	set_bad("engine_cpu", val, -EINVAL, "is offline or outside this process's CPU affinity");
+	set_bad("engine_cpu", val, -EINVAL, "(allowed: an integer -1..1023 (-1: not pinned)");
+	CHECK(!s.engine_cpu_given);
+	set_ok("engine_cpu", "-1");
+	snprintf(val, sizeof(val), "%d", cpu_allowed(true));
+	set_ok("engine_cpu", val);
+}
+
+/* Pair wires within the device must name each other and existing ports (issue 13 item 5). */
+static void
+test_pairs_checked(void)
+{
+	static const struct {
+		const char *kv[3][2];
+		const char *want;
+	} bad[] = {
+		{ { { "wire", "pair:1" } }, "port 0: wire pair:1 names port 1, but the device has "
+		  "1 port (ports=2 for more)" },
+		{ { { "ports", "2" }, { "wire", "pair:1" }, { "wire", "loop" } },
+		  "port 0: wire pair:1, but port 1's wire is loop, not pair:0" },
+		{ { { "ports", "3" }, { "wire", "pair:1" }, { "wire", "pair:2" } },
+		  "port 0: wire pair:1, but port 1's wire is pair to another port, not pair:0" },
+		{ { { "wire2", "pair:0" } },
+		  "port 2: wire pair:0, but port 0's wire is loop, not pair:2" },
+		{ { { "ports", "2" }, { "wire1", "pair:5" } }, "names port 5, but the device has 2 "
+		  "ports" },
+	};
+	unsigned int i, k;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		start(MANA_MODEL_SETTINGS_DEVICE);
+		for (k = 0; k < 3 && bad[i].kv[k][0] != NULL; k++)
+			set_ok(bad[i].kv[k][0], bad[i].kv[k][1]);
+		CHECK_MSG(mana_model_settings_finish(&s) == -EINVAL &&
+			  strstr(s.msg, bad[i].want) != NULL, "case %u: '%s', want '%s'", i, s.msg,
+			  bad[i].want);
+	}
+	/* good: a pair back, a port cabled to itself, one to another device (checked at create) */
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_ok("ports", "4");
+	set_ok("wire", "pair:2");
+	set_ok("wire", "pair:1");
+	set_ok("wire", "pair:0");
+	set_ok("wire3", "pair:other/0");
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+}
+
 static const struct unit_test tests[] = {
+	UNIT_TEST(test_integer_rule),
+	UNIT_TEST(test_pairs_checked),
+	UNIT_TEST(test_engine_cpu_allowed),
 	UNIT_TEST(test_defaults),
 	UNIT_TEST(test_good_values),
 	UNIT_TEST(test_bad_values),

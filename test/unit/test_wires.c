@@ -13,6 +13,8 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -46,6 +48,22 @@ struct pkt {
 	uint32_t dw1;		/* CQE dword 1 (VLAN, hash type, checksum bits) */
 	uint8_t data[SLOT];
 };
+
+/* Log lines of the model that hold `want` (installed with mana_vs_set_logger). */
+struct log_count {
+	const char *want;
+	unsigned int n;
+};
+
+static void
+log_counter(int level, const char *msg, void *arg)
+{
+	struct log_count *lc = arg;
+
+	(void)level;
+	if (strstr(msg, lc->want) != NULL)
+		lc->n++;
+}
 
 static bool
 ep_open(struct ep *e, struct fx *f, unsigned int port)
@@ -268,6 +286,170 @@ test_pair_devices(void)
 	check_path(&fb, &b, &fa, &a, "device B -> device A");
 	ep_close(&a);
 	ep_close(&b);
+	fx_close(&fb);
+	fx_close(&fa);
+}
+
+/* ---- pair wires that do not connect (issue 13 item 5) ---------------------------- */
+
+/* IBV_PORT_ACTIVE or IBV_PORT_DOWN of vPort `port` as the driver sees it. */
+static int
+port_state(struct fx *f, unsigned int port)
+{
+	struct ibv_port_attr pa;
+
+	memset(&pa, 0, sizeof(pa));
+	CHECK_EQ(mana_vs_query_port(f->ctx, (uint8_t)(port + 1), &pa), 0);
+	return pa.state;
+}
+
+/* Send one frame and return the CQE type it completes with. */
+static uint32_t
+ep_send_type(struct ep *e, const void *frame, uint32_t len)
+{
+	struct mana_tx_oob oob;
+	struct gdma_sge sge;
+	struct gdma_cqe c;
+	uint32_t slot = e->tx_slot++ % DEPTH;
+
+	while (fx_cq_poll(&e->tx.cq, &c))
+		;
+	memcpy(e->txb.base + (size_t)slot * SLOT, frame, len);
+	sge = fx_sge(&e->txb, (size_t)slot * SLOT, len);
+	fx_tx_oob(&e->tx, &oob);
+	fx_tx_write(&e->tx, &oob, false, &sge, 1);
+	fx_tx_ring(&e->tx);
+	fx_run(e->f);
+	return fx_cq_poll(&e->tx.cq, &c) ? fx_cqe_type(&c) : 0;
+}
+
+/* Pairs that can be known not to connect at create are refused there. */
+static void
+test_pair_refused(void)
+{
+	struct log_count lc = { "both ends of a pair cable name each other", 0 };
+	struct mana_model_config ca, cb;
+	char spec[64];
+	struct fx fb;
+
+	mana_vs_set_logger(log_counter, &lc);
+	/* one port naming a port the device does not have */
+	fx_config(&ca, 1);
+	REQUIRE_EQ(mana_model_parse_wire("pair:1", &ca.wire[0], NULL), 0);
+	errno = 0;
+	CHECK_NULL(mana_vs_model_create(&ca));
+	CHECK_EQ(errno, EINVAL);
+	/* its own name, the other port not a pair back */
+	fx_config(&ca, 2);
+	snprintf(spec, sizeof(spec), "pair:%s/1", ca.name);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &ca.wire[0], NULL), 0);
+	REQUIRE_EQ(mana_model_parse_wire("loop", &ca.wire[1], NULL), 0);
+	CHECK_NULL(mana_vs_model_create(&ca));
+	CHECK_EQ(lc.n, 1);
+	/* another device that exists and does not point back */
+	fx_config(&cb, 1);
+	REQUIRE_EQ(mana_model_parse_wire("loop", &cb.wire[0], NULL), 0);
+	REQUIRE(fx_open_cfg(&fb, &cb, false));
+	fx_config(&ca, 1);
+	snprintf(spec, sizeof(spec), "pair:%s/0", cb.name);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &ca.wire[0], NULL), 0);
+	errno = 0;
+	CHECK_NULL(mana_vs_model_create(&ca));
+	CHECK_EQ(errno, EINVAL);
+	CHECK_EQ(lc.n, 2);
+	snprintf(spec, sizeof(spec), "pair:%s/3", cb.name);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &ca.wire[0], NULL), 0);
+	CHECK_NULL(mana_vs_model_create(&ca));
+	mana_vs_set_logger(NULL, NULL);
+	fx_close(&fb);
+}
+
+/*
+ * A pair to a device that does not exist yet: link down and TX counted
+ * (tx_drop_link_down) until the far end connects; down again when it goes,
+ * up when it comes back.
+ */
+static void
+test_pair_pending(void)
+{
+	struct mana_model_config ca, cb;
+	struct pkt got[4];
+	char spec[64];
+	uint8_t fr[1600];
+	struct ep a, b;
+	struct fx fa, fb;
+	uint32_t len;
+
+	fx_config(&ca, 1);
+	fx_config(&cb, 1);
+	snprintf(spec, sizeof(spec), "pair:%s/0", cb.name);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &ca.wire[0], NULL), 0);
+	snprintf(spec, sizeof(spec), "pair:%s/0", ca.name);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &cb.wire[0], NULL), 0);
+	len = (uint32_t)mk_frame(fr, 0, 100);
+
+	REQUIRE(fx_open_cfg(&fa, &ca, true));
+	REQUIRE(ep_open(&a, &fa, 0));
+	CHECK_EQ(port_state(&fa, 0), IBV_PORT_DOWN);
+	CHECK_EQ(ep_send_type(&a, fr, len), CQE_TX_VPORT_DISABLED);
+	CHECK_EQ(fx_stats(&fa, 0).tx_drop_link_down, 1);
+
+	REQUIRE(fx_open_cfg(&fb, &cb, true));
+	CHECK_EQ(port_state(&fb, 0), IBV_PORT_ACTIVE);
+	fx_run(&fa);	/* A's engine retries and connects */
+	CHECK_EQ(port_state(&fa, 0), IBV_PORT_ACTIVE);
+	REQUIRE(ep_open(&b, &fb, 0));
+	ep_fill(&b, 4);
+	CHECK_EQ(ep_send_type(&a, fr, len), CQE_TX_OKAY);
+	fx_run(&fb);
+	CHECK_EQ(ep_recv(&b, got, 4), 1);
+	ep_close(&b);
+	fx_close(&fb);
+
+	fx_run(&fa);	/* the far end is gone */
+	CHECK_EQ(port_state(&fa, 0), IBV_PORT_DOWN);
+	CHECK_EQ(ep_send_type(&a, fr, len), CQE_TX_VPORT_DISABLED);
+	CHECK_EQ(fx_stats(&fa, 0).tx_drop_link_down, 2);
+
+	REQUIRE(fx_open_cfg(&fb, &cb, true));
+	fx_run(&fa);
+	CHECK_EQ(port_state(&fa, 0), IBV_PORT_ACTIVE);
+	REQUIRE(ep_open(&b, &fb, 0));
+	ep_fill(&b, 4);
+	CHECK_EQ(ep_send_type(&a, fr, len), CQE_TX_OKAY);
+	fx_run(&fb);
+	CHECK_EQ(ep_recv(&b, got, 4), 1);
+	ep_close(&b);
+	fx_close(&fb);
+	ep_close(&a);
+	fx_close(&fa);
+}
+
+/* A pair whose far end, created later, is no pair back: one line, link stays down. */
+static void
+test_pair_far_end_mismatch(void)
+{
+	struct log_count lc = { "not a pair back to it; link down until it is", 0 };
+	struct mana_model_config ca, cb;
+	char spec[64];
+	struct fx fa, fb;
+	unsigned int i;
+
+	fx_config(&ca, 1);
+	fx_config(&cb, 1);
+	snprintf(spec, sizeof(spec), "pair:%s/0", cb.name);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &ca.wire[0], NULL), 0);
+	REQUIRE_EQ(mana_model_parse_wire("loop", &cb.wire[0], NULL), 0);
+	REQUIRE(fx_open_cfg(&fa, &ca, false));
+	mana_vs_set_logger(log_counter, &lc);
+	REQUIRE(fx_open_cfg(&fb, &cb, false));
+	for (i = 0; i < 10; i++)
+		mana_model_step(fa.m);
+	mana_vs_set_logger(NULL, NULL);
+	CHECK_EQ(lc.n, 1);
+	CHECK(strstr(mana_model_last_error(fa.m), "wire is loop") != NULL);
+	CHECK_EQ(port_state(&fa, 0), IBV_PORT_DOWN);
+	CHECK_EQ(port_state(&fb, 0), IBV_PORT_ACTIVE);
 	fx_close(&fb);
 	fx_close(&fa);
 }
@@ -596,6 +778,190 @@ test_pcap_rx(void)
 	unlink(path);
 }
 
+/* A capture of n 200-byte frames at path. */
+static void
+write_capture(const char *path, unsigned int n)
+{
+	struct pcap_pkthdr ph;
+	pcap_dumper_t *d;
+	uint8_t fr[1600];
+	unsigned int i;
+	pcap_t *dead;
+
+	dead = pcap_open_dead(DLT_EN10MB, 65535);
+	REQUIRE_NOT_NULL(dead);
+	d = pcap_dump_open(dead, path);
+	REQUIRE_NOT_NULL(d);
+	for (i = 0; i < n; i++) {
+		memset(&ph, 0, sizeof(ph));
+		ph.caplen = ph.len = (uint32_t)mk_frame(fr, i, 200 - 42);
+		pcap_dump((u_char *)d, &ph, fr);
+	}
+	pcap_dump_close(d);
+	pcap_close(dead);
+}
+
+/* Frames in a capture file; -1 if it does not open. */
+static int
+capture_frames(const char *path)
+{
+	char err[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *ph;
+	const u_char *data;
+	pcap_t *p;
+	int n = 0;
+
+	p = pcap_open_offline(path, err);
+	if (p == NULL)
+		return -1;
+	while (pcap_next_ex(p, &ph, &data) == 1)
+		n++;
+	pcap_close(p);
+	return n;
+}
+
+/* tx= creates or truncates its file (as DPDK's net_pcap): old content is gone. */
+static void
+test_pcap_tx_truncates(void)
+{
+	struct mana_model_config cfg;
+	char path[512], spec[600];
+	uint8_t fr[1600];
+	struct ep e;
+	struct fx f;
+	size_t len;
+
+	tmp_path(path, sizeof(path), "trunc");
+	write_capture(path, 7);
+	REQUIRE_EQ(capture_frames(path), 7);
+	fx_config(&cfg, 1);
+	snprintf(spec, sizeof(spec), "pcap:tx=%s", path);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &cfg.wire[0], NULL), 0);
+	REQUIRE(fx_open_cfg(&f, &cfg, true));
+	REQUIRE(ep_open(&e, &f, 0));
+	len = mk_frame(fr, 0, 100);
+	ep_send(&e, fr, (uint32_t)len);
+	fx_run(&f);
+	ep_send(&e, fr, (uint32_t)len);
+	fx_run(&f);
+	ep_close(&e);
+	fx_close(&f);
+	CHECK_EQ(capture_frames(path), 2);
+	unlink(path);
+}
+
+/*
+ * A TX file that stops taking writes (here the file size limit, as a full
+ * disk): one log line, the frames that did not reach the file counted in
+ * wire_drops, the complete records before it still readable.
+ */
+static void
+test_pcap_tx_write_error(void)
+{
+	enum { N = 12, FRAME = 200, LIMIT = 24 + 4 * (16 + FRAME) + 100 };
+	struct log_count lc = { "failed", 0 };
+	struct mana_model_config cfg;
+	struct rlimit rl = { LIMIT, LIMIT };
+	char path[512], spec[600];
+	uint8_t fr[1600];
+	unsigned int i;
+	struct ep e;
+	struct fx f;
+	size_t len;
+
+	tmp_path(path, sizeof(path), "full");
+	unlink(path);
+	fx_config(&cfg, 1);
+	snprintf(spec, sizeof(spec), "pcap:tx=%s", path);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &cfg.wire[0], NULL), 0);
+	REQUIRE(fx_open_cfg(&f, &cfg, true));
+	REQUIRE(ep_open(&e, &f, 0));
+	/* (after the device's own memory files are sized) */
+	signal(SIGXFSZ, SIG_IGN);	/* writes past the limit fail with EFBIG instead */
+	REQUIRE_EQ(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	mana_vs_set_logger(log_counter, &lc);
+	len = mk_frame(fr, 0, FRAME - 42);
+	REQUIRE_EQ(len, FRAME);
+	for (i = 0; i < N; i++) {
+		ep_send(&e, fr, (uint32_t)len);
+		fx_run(&f);	/* one flush per frame: each write's fate is known */
+	}
+	CHECK_EQ(fx_stats(&f, 0).tx_frames, N);
+	CHECK_EQ(fx_stats(&f, 0).wire_drops, N - 4);
+	CHECK_EQ(lc.n, 1);
+	ep_close(&e);
+	fx_close(&f);
+	mana_vs_set_logger(NULL, NULL);
+	CHECK_EQ(lc.n, 1);	/* nothing more at close */
+	CHECK_EQ(capture_frames(path), 4);
+	unlink(path);
+}
+
+/* rx= and tx= naming one file (another spelling of its path) is refused before tx truncates. */
+static void
+test_pcap_same_file(void)
+{
+	struct log_count lc = { "same file", 0 };
+	struct mana_model_config cfg;
+	char path[512], spec[1200], *slash;
+	char other[520];
+
+	tmp_path(path, sizeof(path), "same");
+	write_capture(path, 3);
+	slash = strrchr(path, '/');
+	REQUIRE_NOT_NULL(slash);
+	/* dir/./file: the same inode under a different string */
+	snprintf(other, sizeof(other), "%.*s/.%s", (int)(slash - path), path, slash);
+	fx_config(&cfg, 1);
+	snprintf(spec, sizeof(spec), "pcap:rx=%s:tx=%s:loop=1", path, other);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &cfg.wire[0], NULL), 0);
+	mana_vs_set_logger(log_counter, &lc);
+	errno = 0;
+	CHECK_NULL(mana_vs_model_create(&cfg));
+	CHECK_EQ(errno, EINVAL);
+	mana_vs_set_logger(NULL, NULL);
+	CHECK_EQ(lc.n, 1);
+	CHECK_EQ(capture_frames(path), 3);	/* not truncated */
+	unlink(path);
+}
+
+/* A FIFO (or any non-regular file) as rx= is refused at once; it must not block. */
+static void
+test_pcap_rx_not_regular(void)
+{
+	struct log_count lc = { "not a regular file", 0 };
+	struct mana_model_config cfg;
+	char path[512], spec[600];
+
+	tmp_path(path, sizeof(path), "fifo");
+	unlink(path);
+	REQUIRE_EQ(mkfifo(path, 0600), 0);
+	alarm(20);	/* before the fix the create blocked in open() forever */
+	fx_config(&cfg, 1);
+	snprintf(spec, sizeof(spec), "pcap:rx=%s", path);
+	REQUIRE_EQ(mana_model_parse_wire(spec, &cfg.wire[0], NULL), 0);
+	lc.want = "is a FIFO";
+	mana_vs_set_logger(log_counter, &lc);
+	errno = 0;
+	CHECK_NULL(mana_vs_model_create(&cfg));
+	CHECK_EQ(errno, EINVAL);
+	CHECK_EQ(lc.n, 1);
+	/* a directory, a character device */
+	fx_config(&cfg, 1);
+	REQUIRE_EQ(mana_model_parse_wire("pcap:rx=/dev/null", &cfg.wire[0], NULL), 0);
+	lc.want = "is a character device";
+	CHECK_NULL(mana_vs_model_create(&cfg));
+	CHECK_EQ(lc.n, 2);
+	fx_config(&cfg, 1);
+	REQUIRE_EQ(mana_model_parse_wire("pcap:rx=/", &cfg.wire[0], NULL), 0);
+	lc.want = "is a directory";
+	CHECK_NULL(mana_vs_model_create(&cfg));
+	CHECK_EQ(lc.n, 3);
+	mana_vs_set_logger(NULL, NULL);
+	alarm(0);
+	unlink(path);
+}
+
 /* ---- TAP ---------------------------------------------------------------------- */
 
 static void
@@ -817,11 +1183,18 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_loop),
 	UNIT_TEST(test_pair_ports),
 	UNIT_TEST(test_pair_devices),
+	UNIT_TEST(test_pair_refused),
+	UNIT_TEST(test_pair_pending),
+	UNIT_TEST(test_pair_far_end_mismatch),
 	UNIT_TEST(test_gen_lossless),
 	UNIT_TEST(test_gen_vlan),
 	UNIT_TEST(test_sink),
 	UNIT_TEST(test_pcap_tx),
 	UNIT_TEST(test_pcap_rx),
+	UNIT_TEST(test_pcap_tx_truncates),
+	UNIT_TEST(test_pcap_tx_write_error),
+	UNIT_TEST(test_pcap_same_file),
+	UNIT_TEST(test_pcap_rx_not_regular),
 	UNIT_TEST(test_tap),
 };
 

@@ -53,9 +53,25 @@ mana_find_ibdev(struct ibv_device **list, const char *name)
 }
 
 /*
- * Default engine CPU: the first CPU of the node that no EAL lcore runs on, so
- * the engine does not share a core with a polling lcore; -1 (not pinned:
- * the thread inherits the probing thread's affinity) when every CPU is used.
+ * The CPUs the process may run on: its affinity when the driver loaded,
+ * before EAL pins the main thread to its lcore (plugins and built-in
+ * drivers initialise first). engine_cpu= is checked against the same set by
+ * the settings parser.
+ */
+static rte_cpuset_t mana_start_cpus;
+static bool mana_start_cpus_known;
+
+RTE_INIT(mana_record_start_cpus)
+{
+	mana_start_cpus_known = sched_getaffinity(0, sizeof(mana_start_cpus),
+						  &mana_start_cpus) == 0;
+}
+
+/*
+ * Default engine CPU: the first CPU of the node that the process may run on
+ * and no EAL lcore runs on, so the engine does not share a core with a
+ * polling lcore; -1 (not pinned: the thread inherits the probing thread's
+ * affinity) when every CPU is used.
  */
 static int
 mana_engine_cpu_default(int socket)
@@ -69,7 +85,8 @@ mana_engine_cpu_default(int socket)
 		CPU_OR(&used, &used, &set);
 	}
 	for (cpu = 0; cpu < ncpu && cpu < CPU_SETSIZE; cpu++) {
-		if (CPU_ISSET(cpu, &used))
+		if (CPU_ISSET(cpu, &used) ||
+		    (mana_start_cpus_known && !CPU_ISSET(cpu, &mana_start_cpus)))
 			continue;
 		if (socket < 0 || numa_available() < 0 || numa_node_of_cpu(cpu) == socket)
 			return cpu;
