@@ -254,7 +254,8 @@ run_settings() {
 write_runt_pcap() {
 	python3 - "$1" <<'PY'
 import struct, sys
-frames = [b"\x01", b"\xff" * 13, bytes.fromhex("02aabbccddee") + b"\x02" * 6 + b"\x08\x00" + bytes(46)]
+foreign = bytes.fromhex("02aabbccddee") + b"\x02" * 6 + b"\x08\x00" + bytes(46)
+frames = [b"\x01", b"\xff" * 13, foreign]
 frames += [b"\xff" * 6 + b"\x02" * 6 + b"\x08\x06" + bytes([i]) * 46 for i in range(3)]
 with open(sys.argv[1], "wb") as f:
     f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
