@@ -101,8 +101,14 @@ poll_once(uint32_t seq)
 	uint16_t n, i;
 
 	n = rte_eth_rx_burst(port_b, 0, pkts, BURST);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		struct rte_ether_hdr *eth = rte_pktmbuf_mtod(pkts[i], struct rte_ether_hdr *);
+
+		/* Back to the sender's MAC: a port drops unicast for another MAC. */
+		rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
+		rte_eth_macaddr_get(port_b, &eth->src_addr);
 		send_one(port_b, pkts[i]);
+	}
 	n = rte_eth_rx_burst(port_a, 0, pkts, BURST);
 	for (i = 0; i < n; i++) {
 		const struct rte_ether_hdr *eth =

@@ -242,6 +242,8 @@ struct mana_model_port_stats {
 	uint64_t wire_sink_csum_ok;		/* sink verified IP and L4 checksums */
 	uint64_t wire_drops;			/* lost on the wire: inbox full, peer gone */
 	uint64_t wire_sink_vlan;		/* sink frames carrying an 802.1Q tag */
+	uint64_t rx_drop_runt;			/* shorter than an Ethernet header (14 B) */
+	uint64_t rx_drop_filter;		/* unicast to another MAC (hardware.md §16) */
 };
 int mana_model_port_stats(const struct mana_model *m, unsigned int port,
 			  struct mana_model_port_stats *st);

@@ -14,6 +14,13 @@
  * without the 4 tag bytes. RSS hash and checksum results are those of the
  * packet inside the tag. Any other outer TPID (802.1ad 0x88A8 included) is
  * not a tag to the device: the frame stays as it came.
+ *
+ * Receive filter and minimum frame (hardware.md §16): a frame shorter than an
+ * Ethernet header is a runt; a unicast frame for another MAC is not the
+ * vPort's (there is no promiscuous mode). Both are dropped before any queue
+ * is chosen and counted (rx_drop_runt, rx_drop_filter). Broadcast and every
+ * multicast address pass. The loop wire is the port's own internal loopback
+ * and is not filtered (only the runt rule applies to it).
  */
 
 #include <stdlib.h>
@@ -23,6 +30,8 @@
 
 #define MM_ETH_ADDRS_LEN	12	/* destination and source MAC before the TPID */
 #define MM_VLAN_HLEN		4
+#define MM_ETH_HLEN		14	/* destination, source, EtherType */
+#define MM_ETH_GROUP_BIT	0x01	/* first destination byte: multicast/broadcast */
 
 /* Where a frame goes: the RQ, its hash and hash type. */
 static struct mm_wq *
@@ -229,6 +238,25 @@ mm_rx_scatter(struct mm_wq *wq, const uint8_t *f, uint32_t len, bool strip)
 	}
 }
 
+/*
+ * The vPort's receive filter (hardware.md §16): false, counted, for a runt
+ * or a unicast frame to another MAC.
+ */
+static bool
+mm_rx_accept(struct mm_port *p, const uint8_t *frame, uint32_t len)
+{
+	if (len < MM_ETH_HLEN) {
+		p->st.rx_drop_runt++;
+		return false;
+	}
+	if ((frame[0] & MM_ETH_GROUP_BIT) != 0 || memcmp(frame, p->mac, sizeof(p->mac)) == 0)
+		return true;
+	if (p->wire != NULL && p->wire->cfg.type == MANA_MODEL_WIRE_LOOP)
+		return true;
+	p->st.rx_drop_filter++;
+	return false;
+}
+
 /* A frame found its RQ (a WQE is posted): scatter it and complete it. */
 static void
 mm_rx_deliver(struct mm_port *p, struct mm_wq *wq, const uint8_t *frame, uint32_t len,
@@ -279,6 +307,8 @@ mm_port_rx(struct mm_port *p, const uint8_t *frame, uint32_t len)
 		p->st.rx_drop_no_rxq++;
 		return;
 	}
+	if (!mm_rx_accept(p, frame, len))
+		return;
 	if (p->drop_n != 0) {
 		p->drop_n--;
 		p->st.rx_drop_injected++;
@@ -305,6 +335,9 @@ mm_port_rx_if_ready(struct mm_port *p, const uint8_t *frame, uint32_t len)
 
 	if (!p->link_up || m->fatal || p->rss == NULL)
 		return false;
+	/* A frame the vPort does not take is consumed: it never waits for a WQE. */
+	if (!mm_rx_accept(p, frame, len))
+		return true;
 	wq = mm_rx_target(p->rss, frame, len, &fi, &parsed, &hash, &ht);
 	if (wq->ring.stopped || mm_ring_empty(&wq->ring))
 		return false;

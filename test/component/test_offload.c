@@ -34,7 +34,9 @@ ck_setup(void)
 
 	if (ck_p0 >= 0)
 		return 0;
-	if (comp_vdev_create("net_mana_ck", "ports=3,wire=pair:1,wire=pair:0,wire=none") != 0)
+	/* Port 1 has the MAC comp_frame_default sends to: a vPort drops other unicast. */
+	if (comp_vdev_create("net_mana_ck", "ports=3,wire=pair:1,wire=pair:0,wire=none,"
+			     "mac1=02:00:00:00:00:03") != 0)
 		return -1;
 	ck_pool = comp_pool("ck_pool", 4096, RTE_MBUF_DEFAULT_BUF_SIZE);
 	ck_p0 = comp_port_of("net_mana_ck", 0);

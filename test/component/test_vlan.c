@@ -42,7 +42,9 @@ vl_setup(void)
 
 	if (vl_in >= 0)
 		return 0;
-	if (comp_vdev_create("net_mana_vl", "ports=3,wire=none,wire=pair:2,wire=pair:1") != 0)
+	/* Port 0 has the MAC comp_frame_default sends to: a vPort drops other unicast. */
+	if (comp_vdev_create("net_mana_vl", "ports=3,wire=none,wire=pair:2,wire=pair:1,"
+			     "mac0=02:00:00:00:00:03") != 0)
 		return -1;
 	vl_pool = comp_pool("vl_pool", VL_POOL_N, RTE_MBUF_DEFAULT_BUF_SIZE);
 	vl_in = comp_port_of("net_mana_vl", 0);
@@ -395,6 +397,7 @@ test_vlan_tx_pair(void)
 		CHECK_EQ(rte_eth_dev_set_vlan_offload(vl_b, strip ? RTE_ETH_VLAN_STRIP_OFFLOAD : 0),
 			 0);
 		comp_frame_default(&f);
+		REQUIRE_EQ(rte_eth_macaddr_get(vl_b, &f.dst), 0);	/* vl_b's vPort filter */
 		f.seed = (uint8_t)(50 + strip);
 		comp_frame_build(plain, &f);
 		m = comp_mbuf_from(vl_pool, plain, f.len);

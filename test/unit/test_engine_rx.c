@@ -526,6 +526,67 @@ test_rx_vlan_coalescing(void)
 	h_close(&h);
 }
 
+/*
+ * The vPort's receive filter and minimum frame (hardware.md §16), on a port
+ * whose wire is no loop: unicast to another MAC and frames shorter than an
+ * Ethernet header are dropped and counted before any queue; broadcast,
+ * multicast, the port's own MAC and a bare 14-byte header arrive.
+ */
+static void
+test_rx_filter_and_runts(void)
+{
+	static const uint8_t foreign[6] = { 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee };
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t mcast[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 };
+	struct mana_model_port_stats st0, st;
+	struct mana_model_config cfg;
+	uint8_t fr[5][256], own[6];
+	uint32_t len[5];
+	struct rx_pkt p[8];
+	unsigned int i, n;
+	struct h h;
+
+	fx_config(&cfg, 1);
+	cfg.wire[0].type = MANA_MODEL_WIRE_NONE;
+	cfg.rx_coalesce = false;
+	REQUIRE(h_open_cfg(&h, &cfg, 1, 4));
+	REQUIRE_EQ(mana_model_get_mac(h.f.m, 0, own), 0);
+	h_rx_post(&h, 0, 8, SLOT);
+	st0 = fx_stats(&h.f, 0);
+	/* foreign unicast, broadcast, multicast, own MAC: frames 0..3 */
+	for (i = 0; i < 4; i++) {
+		len[i] = (uint32_t)udp_frame(fr[i], (uint16_t)(100 + i), 20);
+		memcpy(fr[i], i == 0 ? foreign : i == 1 ? bcast : i == 2 ? mcast : own, 6);
+		CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr[i], len[i]), 0);
+	}
+	/* runts of 1 and 13 bytes, then a bare Ethernet header to the port (frame 4) */
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr[3], 1), 0);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr[3], 13), 0);
+	memcpy(fr[4], fr[3], 14);
+	len[4] = 14;
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr[4], len[4]), 0);
+	fx_run(&h.f);
+	n = h_rx_collect(&h, p, 8);
+	CHECK_EQ(n, 4);
+	for (i = 0; i < n && i < 4; i++) {
+		CHECK_EQ(p[i].type, CQE_RX_OKAY);
+		CHECK_EQ(p[i].len, len[i + 1]);
+		CHECK_MEM(p[i].data, fr[i + 1], len[i + 1]);
+	}
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_drop_filter - st0.rx_drop_filter, 1);
+	CHECK_EQ(st.rx_drop_runt - st0.rx_drop_runt, 2);
+	CHECK_EQ(st.rx_frames - st0.rx_frames, 4);
+	CHECK_EQ(st.rx_drop_no_wqe - st0.rx_drop_no_wqe, 0);
+	/* the dropped frames took no WQE: the other 4 of the 8 posted still take frames */
+	for (i = 0; i < 4; i++)
+		CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr[3], len[3]), 0);
+	fx_run(&h.f);
+	CHECK_EQ(h_rx_collect(&h, p, 8), 4);
+	CHECK_EQ(fx_stats(&h.f, 0).rx_drop_no_wqe - st0.rx_drop_no_wqe, 0);
+	h_close(&h);
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_rx_loop_delivery),
 	UNIT_TEST(test_rx_coalescing),
@@ -537,6 +598,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_rx_vlan_strip),
 	UNIT_TEST(test_rx_vlan_strip_fit),
 	UNIT_TEST(test_rx_vlan_coalescing),
+	UNIT_TEST(test_rx_filter_and_runts),
 };
 
 UNIT_MAIN(tests)

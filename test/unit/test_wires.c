@@ -198,6 +198,8 @@ check_path(struct fx *fa, struct ep *a, struct fx *fb, struct ep *b, const char 
 	ep_fill(b, 32);
 	for (i = 0; i < NSIZES; i++) {
 		len[i] = mk_frame(fr[i], i, sizes[i]);
+		/* To the receiver's MAC: its vPort drops other unicast (hardware.md §16). */
+		REQUIRE_EQ(mana_model_get_mac(fb->m, b->port, fr[i]), 0);
 		ep_send(a, fr[i], (uint32_t)len[i]);
 	}
 	for (i = 0; i < 10; i++) {
@@ -739,8 +741,10 @@ test_pcap_rx(void)
 	pcap_dump_close(d);
 	pcap_close(dead);
 
-	/* replay once */
+	/* replay once; the capture's frames are for 02:00:00:00:00:02 (tf_spec_init) */
 	fx_config(&cfg, 1);
+	memcpy(cfg.mac[0], fr[0], 6);
+	cfg.mac_set[0] = true;
 	snprintf(spec, sizeof(spec), "pcap:rx=%s", path);
 	REQUIRE_EQ(mana_model_parse_wire(spec, &cfg.wire[0], NULL), 0);
 	REQUIRE(fx_open_cfg(&f, &cfg, true));
@@ -760,6 +764,8 @@ test_pcap_rx(void)
 
 	/* loop=1 replays forever */
 	fx_config(&cfg, 1);
+	memcpy(cfg.mac[0], fr[0], 6);
+	cfg.mac_set[0] = true;
 	snprintf(spec, sizeof(spec), "pcap:rx=%s:loop=1", path);
 	REQUIRE_EQ(mana_model_parse_wire(spec, &cfg.wire[0], NULL), 0);
 	REQUIRE(fx_open_cfg(&f, &cfg, true));

@@ -397,6 +397,7 @@ static const struct {
 	MODEL_CTR(tx_drop_link_down), MODEL_CTR(db_rejected), MODEL_CTR(queue_errors),
 	MODEL_CTR(wire_gen_frames), MODEL_CTR(wire_sink_frames), MODEL_CTR(wire_sink_bytes),
 	MODEL_CTR(wire_sink_bad), MODEL_CTR(wire_sink_csum_ok), MODEL_CTR(wire_sink_vlan),
+	MODEL_CTR(rx_drop_runt), MODEL_CTR(rx_drop_filter),
 };
 
 int

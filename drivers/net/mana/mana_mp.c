@@ -39,6 +39,10 @@
 #define MANA_MP_NAME		"net_mana_pmd_mp"	/* not DPDK net/mana's "net_mana_mp" */
 #define MANA_MP_TIMEOUT_S	5
 
+/* The device counters do not fit one message: they travel in slices of this many. */
+#define MANA_MP_STATS_CHUNK	24
+#define MANA_MP_STATS_N		(sizeof(struct mana_model_port_stats) / sizeof(uint64_t))
+
 enum mana_mp_type {
 	MANA_MP_PORTS = 1,
 	MANA_MP_DEV_STATS,
@@ -54,7 +58,11 @@ struct mana_mp_param {
 			uint8_t n;
 			uint8_t ib_port[MANA_MAX_PORTS];
 		} ports;				/* PORTS reply */
-		struct mana_model_port_stats stats;	/* DEV_STATS reply */
+		struct {
+			uint16_t first;			/* request: first counter */
+			uint16_t n;			/* reply: counters in v */
+			uint64_t v[MANA_MP_STATS_CHUNK];
+		} stats;	/* DEV_STATS: a slice of struct mana_model_port_stats */
 	} u;
 };
 
@@ -96,6 +104,29 @@ mp_ports_of(const char *dev_name, struct mana_mp_param *res)
 	return res->u.ports.n > 0 ? 0 : -ENODEV;
 }
 
+/* Counters first.. of the port's vPort, as many as one reply holds. */
+static int
+mp_dev_stats_slice(struct mana_priv *priv, uint16_t first, struct mana_mp_param *res)
+{
+	struct mana_model_port_stats st;
+	const uint64_t *v = (const uint64_t *)&st;
+	unsigned int n;
+	int ret;
+
+	if (priv->model == NULL)
+		return -ENOTSUP;
+	if (first >= MANA_MP_STATS_N)
+		return -EINVAL;
+	ret = mana_vs_model_api()->port_stats(priv->model, priv->ib_port - 1, &st);
+	if (ret != 0)
+		return ret;
+	n = RTE_MIN(MANA_MP_STATS_N - first, (size_t)MANA_MP_STATS_CHUNK);
+	memcpy(res->u.stats.v, v + first, n * sizeof(uint64_t));
+	res->u.stats.first = first;
+	res->u.stats.n = n;
+	return 0;
+}
+
 static int
 mp_primary_handle(const struct rte_mp_msg *msg, const void *peer)
 {
@@ -127,11 +158,7 @@ mp_primary_handle(const struct rte_mp_msg *msg, const void *peer)
 			res->result = mp_ports_of(req->u.dev_name, res);
 		break;
 	case MANA_MP_DEV_STATS:
-		if (priv->model == NULL)
-			res->result = -ENOTSUP;
-		else
-			res->result = mana_vs_model_api()->port_stats(priv->model,
-								      priv->ib_port - 1, &res->u.stats);
+		res->result = mp_dev_stats_slice(priv, req->u.stats.first, res);
 		break;
 	default:
 		PMD_DRV_LOG(ERR, "port %u: unknown IPC request %u", req->port_id, req->type);
@@ -173,15 +200,26 @@ mp_request(struct rte_mp_msg *req, struct mana_mp_param *out)
 int
 mana_mp_req_dev_stats(struct mana_priv *priv, struct mana_model_port_stats *st)
 {
-	struct mana_mp_param res;
+	uint64_t *v = (uint64_t *)st;
+	struct mana_mp_param res, *p;
 	struct rte_mp_msg req;
+	unsigned int first = 0;
 	int ret;
 
-	mp_msg_init(&req, MANA_MP_DEV_STATS, priv->port_id);
-	ret = mp_request(&req, &res);
-	if (ret == 0)
-		*st = res.u.stats;
-	return ret;
+	/* Slice by slice: counters of different slices may be a few frames apart. */
+	while (first < MANA_MP_STATS_N) {
+		p = mp_msg_init(&req, MANA_MP_DEV_STATS, priv->port_id);
+		p->u.stats.first = first;
+		ret = mp_request(&req, &res);
+		if (ret != 0)
+			return ret;
+		if (res.u.stats.first != first || res.u.stats.n == 0 ||
+		    res.u.stats.n > MANA_MP_STATS_CHUNK || first + res.u.stats.n > MANA_MP_STATS_N)
+			return -EPROTO;
+		memcpy(v + first, res.u.stats.v, res.u.stats.n * sizeof(uint64_t));
+		first += res.u.stats.n;
+	}
+	return 0;
 }
 
 /* ---- IPC action, per process ------------------------------------------- */

@@ -139,6 +139,9 @@ check_ports() {
 }
 
 MODEL2="$BDF,ports=2,mac=$MAC1,mac=$MAC2"
+# tx_first frames leave port N for peer N's MAC; over the pair wire they reach
+# the other vPort, which takes only its own unicast MAC (hardware.md §16).
+PEERS=(--eth-peer=0,$MAC2 --eth-peer=1,$MAC1)
 
 # wait_both_ports <n>: polls until ports 0 and 1 have each received and sent
 # more than n packets (or the deadline passes).
@@ -162,7 +165,7 @@ wait_both_ports() {
 run_probe_fwd() {
 	local p rx tx
 
-	start_testpmd "$MODEL2,wire=pair:1,wire=pair:0" "$BDF" --forward-mode=io
+	start_testpmd "$MODEL2,wire=pair:1,wire=pair:0" "$BDF" --forward-mode=io "${PEERS[@]}"
 	check_ports "$(summary)" \
 		"0 $MAC1 ${BDF}_port1 net_mana_pci" "1 $MAC2 ${BDF}_port2 net_mana_pci"
 	check_sysfs
@@ -271,7 +274,7 @@ run_coexist() {
 		exit 77
 	fi
 	start_testpmd "--plugin-$1" "$OTHER" "$MODEL2,wire=pair:1,wire=pair:0" "$BDF" \
-		--forward-mode=io
+		--forward-mode=io "${PEERS[@]}"
 	check_ports "$(summary)" \
 		"0 $MAC1 ${BDF}_port1 net_mana_pci" "1 $MAC2 ${BDF}_port2 net_mana_pci"
 	cmd "start tx_first"

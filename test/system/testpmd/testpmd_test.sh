@@ -8,7 +8,7 @@
 #   testpmd_test.sh <directory of librte_net_mana.so> <scenario>
 #
 # Scenarios: io_1q io_4q mac_1q csum_2q rxonly_2q txonly_1q txonly_multiseg_2q
-#            vlan_strip vlan_keep settings_new settings_old
+#            vlan_strip vlan_keep settings_new settings_old rx_filter
 #
 # testpmd runs interactively with its commands written to a FIFO, so the
 # script can wait for the traffic to finish (polling `show port xstats 0`)
@@ -249,6 +249,62 @@ run_settings() {
 	fi
 }
 
+# write_runt_pcap <file>: a capture of 1- and 13-byte records, a frame to a
+# foreign unicast MAC and three broadcast frames (60 bytes each).
+write_runt_pcap() {
+	python3 - "$1" <<'PY'
+import struct, sys
+foreign = bytes.fromhex("02aabbccddee") + b"\x02" * 6 + b"\x08\x00" + bytes(46)
+frames = [b"\x01", b"\xff" * 13, foreign]
+frames += [b"\xff" * 6 + b"\x02" * 6 + b"\x08\x06" + bytes([i]) * 46 for i in range(3)]
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+    for i, fr in enumerate(frames):
+        f.write(struct.pack("<IIII", 1000 + i, 0, len(fr), len(fr)) + fr)
+PY
+}
+
+# rx_filter (issue 13 item 13, hardware.md §16): the vPort takes broadcast
+# and its own MAC; unicast to another MAC and frames shorter than an Ethernet
+# header are dropped and counted (dev_rx_drop_filter, dev_rx_drop_runt),
+# never handed to the application. Three runs of one port each.
+run_rx_filter() {
+	local n=2000
+
+	start_testpmd "wire=gen:dmac=02-aa-bb-cc-dd-ee:count=$n:lossless=1" --forward-mode=rxonly
+	cmd "start"
+	wait_xstat dev_rx_drop_filter -ge "$n"
+	stop_fwd
+	quit_testpmd
+	check "foreign unicast: dev_wire_gen_frames" "$(xstat dev_wire_gen_frames)" -eq "$n"
+	check "foreign unicast: dev_rx_drop_filter" "$(xstat dev_rx_drop_filter)" -eq "$n"
+	check "foreign unicast: rx_good_packets" "$(xstat rx_good_packets)" -eq 0
+	check "foreign unicast: forward RX-packets" "$(fwd RX-packets)" -eq 0
+
+	rm -f "$W/in"
+	start_testpmd "wire=gen:dmac=ff-ff-ff-ff-ff-ff:count=$n:lossless=1" --forward-mode=rxonly
+	cmd "start"
+	wait_xstat rx_good_packets -ge "$n"
+	stop_fwd
+	quit_testpmd
+	check "broadcast: rx_good_packets" "$(xstat rx_good_packets)" -eq "$n"
+	check "broadcast: forward RX-packets" "$(fwd RX-packets)" -eq "$n"
+	check "broadcast: dev_rx_drop_filter" "$(xstat dev_rx_drop_filter)" -eq 0
+
+	rm -f "$W/in"
+	write_runt_pcap "$W/runts.pcap"
+	start_testpmd "wire=pcap:rx=$W/runts.pcap" --forward-mode=rxonly
+	cmd "start"
+	wait_xstat rx_good_packets -ge 3
+	wait_xstat dev_rx_drop_runt -ge 2
+	stop_fwd
+	quit_testpmd
+	check "pcap: dev_rx_drop_runt (1 and 13 bytes)" "$(xstat dev_rx_drop_runt)" -eq 2
+	check "pcap: dev_rx_drop_filter" "$(xstat dev_rx_drop_filter)" -eq 1
+	check "pcap: rx_good_packets (broadcast)" "$(xstat rx_good_packets)" -eq 3
+	check "pcap: rx_good_bytes" "$(xstat rx_good_bytes)" -eq 180
+}
+
 SETTINGS=
 case "$SCENARIO" in
 io_1q)
@@ -291,6 +347,9 @@ rxonly_2q)
 	;;
 txonly_1q)
 	run_txonly 1 64 64
+	;;
+rx_filter)
+	run_rx_filter
 	;;
 vlan_strip)
 	run_vlan 1
