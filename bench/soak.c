@@ -57,6 +57,7 @@
 #include <rte_dev.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
 
 #include "comp.h"
 #include "rte_pmd_mana.h"
@@ -476,10 +477,10 @@ port_stop(void)
 		}
 		soak_fail("driver %s = %" PRIu64 ", reference %" PRIu64 " (baseline %" PRIu64
 			  "..%" PRIu64 "%s; driver ipackets %" PRIu64 " opackets %" PRIu64
-			  " oerrors %" PRIu64 " ierrors %" PRIu64 ", references %" PRIu64 " %" PRIu64
-			  " %" PRIu64 " %" PRIu64 ")", ctr[i].name, v[i], r[i], ctr[i].lo,
-			  ctr[i].hi, reset_while_fwd ? ", a reset while forwarding" : "", v[0], v[1],
-			  v[2], v[3], r[0], r[1], r[2], r[3]);
+			  " oerrors %" PRIu64 " ierrors %" PRIu64 ", references %" PRIu64
+			  " %" PRIu64 " %" PRIu64 " %" PRIu64 ")", ctr[i].name, v[i], r[i],
+			  ctr[i].lo, ctr[i].hi, reset_while_fwd ? ", a reset while forwarding" : "",
+			  v[0], v[1], v[2], v[3], r[0], r[1], r[2], r[3]);
 	}
 	pin(r, v);
 }
@@ -872,7 +873,8 @@ parse_args(int argc, char **argv)
 			break;
 		case 'v': opt.verbose = true; break;
 		default:
-			soak_fail("usage: soak [--seconds N] [--seed S] [--known 4,14] [--verbose]");
+			soak_fail("usage: soak [--seconds N] [--seed S] [--known 4,14] "
+				  "[--verbose]");
 		}
 	}
 }
@@ -909,6 +911,9 @@ main(int argc, char **argv)
 
 	parse_args(argc, argv);
 	comp_eal_init(argv[0]);
+	/* The expected error completions are logged at NOTICE: keep warnings and errors. */
+	if (!opt.verbose)
+		rte_log_set_level_pattern("pmd.net.mana.*", RTE_LOG_WARNING);
 	rng = opt.seed;
 	pool = comp_pool("soak_pool", SOAK_MBUFS, RTE_MBUF_DEFAULT_BUF_SIZE);
 	if (pool == NULL)
