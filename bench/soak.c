@@ -36,12 +36,9 @@
  * At each close: every mbuf is back in the pool (rte_mempool_avail_count ==
  * size); at the end likewise.
  *
- * --known 4,14 reports violations of the two open statistics defects of issue
- * 13 (#4 reset lost while forwarding, #14 statistics restart at queue
- * re-setup) as "known" lines and goes on (re-pinning the baseline); any other
- * failure prints one "soak: FAIL ..." line and exits 1.
+ * Any failure prints one "soak: FAIL ..." line and exits 1.
  *
- * Usage: soak [--seconds N] [--seed S] [--known LIST] [--verbose]
+ * Usage: soak [--seconds N] [--seed S] [--verbose]
  */
 
 #include <errno.h>
@@ -86,7 +83,6 @@ static const unsigned int op_weight[OP_N] = { 8, 6, 4, 4, 4, 6, 6, 4, 4, 6, 2 };
 static struct {
 	unsigned int seconds;
 	uint64_t seed;
-	bool known4, known14;
 	bool verbose;
 } opt = { .seconds = 60, .seed = 1 };
 
@@ -120,7 +116,7 @@ static struct soak_ctr ctr[C_N] = {
 
 static struct {
 	uint64_t done[OP_N], refused[OP_N];
-	uint64_t checks, known4, known14, fwd_resets;
+	uint64_t checks, fwd_resets;
 	uint64_t tx_err_asked, drop_asked, trunc_injected;
 	/* sums over every attach, taken at each close and at the end */
 	uint64_t rx, tx, unsent, dev_rx, dev_tx, tx_err, drop_seen, trunc_seen, gen;
@@ -468,13 +464,6 @@ port_stop(void)
 	for (i = 0; i < C_N; i++) {
 		if (v[i] + ctr[i].lo <= r[i] && v[i] + ctr[i].hi >= r[i])
 			continue;
-		if (reset_while_fwd && opt.known4) {
-			tot.known4++;
-			printf("soak: known issue 13 #4: after a reset while forwarding %s = %"
-			       PRIu64 ", allowed %" PRIu64 "..%" PRIu64 "\n", ctr[i].name, v[i],
-			       r[i] - RTE_MIN(r[i], ctr[i].hi), r[i] - RTE_MIN(r[i], ctr[i].lo));
-			break;
-		}
 		soak_fail("driver %s = %" PRIu64 ", reference %" PRIu64 " (baseline %" PRIu64
 			  "..%" PRIu64 "%s; driver ipackets %" PRIu64 " opackets %" PRIu64
 			  " oerrors %" PRIu64 " ierrors %" PRIu64 ", references %" PRIu64
@@ -575,17 +564,10 @@ op_reconfig(void)
 	port_configure();
 	drv_values(after);
 	for (i = 0; i < C_N; i++) {
-		if (before[i] == after[i])
-			continue;
-		if (!opt.known14)
+		if (before[i] != after[i])
 			soak_fail("driver %s %" PRIu64 " before queue re-setup, %" PRIu64
 				  " after (statistics are cumulative)", ctr[i].name, before[i],
 				  after[i]);
-		tot.known14++;
-		if (opt.verbose || tot.known14 == 1)
-			printf("soak: known issue 13 #14: %s %" PRIu64 " before queue re-setup, %"
-			       PRIu64 " after\n", ctr[i].name, before[i], after[i]);
-		break;
 	}
 	dev_stats(&d);
 	refs(r, &d);
@@ -842,10 +824,10 @@ static void
 parse_args(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "seconds", 1, NULL, 's' }, { "seed", 1, NULL, 'S' }, { "known", 1, NULL, 'k' },
+		{ "seconds", 1, NULL, 's' }, { "seed", 1, NULL, 'S' },
 		{ "verbose", 0, NULL, 'v' }, { NULL, 0, NULL, 0 },
 	};
-	char *end, *tok, *save = NULL;
+	char *end;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -860,21 +842,9 @@ parse_args(int argc, char **argv)
 			if (*end != '\0')
 				soak_fail("--seed %s: an integer is allowed", optarg);
 			break;
-		case 'k':
-			for (tok = strtok_r(optarg, ",", &save); tok != NULL;
-			     tok = strtok_r(NULL, ",", &save)) {
-				if (strcmp(tok, "4") == 0)
-					opt.known4 = true;
-				else if (strcmp(tok, "14") == 0)
-					opt.known14 = true;
-				else
-					soak_fail("--known %s: 4 and 14 are allowed", tok);
-			}
-			break;
 		case 'v': opt.verbose = true; break;
 		default:
-			soak_fail("usage: soak [--seconds N] [--seed S] [--known 4,14] "
-				  "[--verbose]");
+			soak_fail("usage: soak [--seconds N] [--seed S] [--verbose]");
 		}
 	}
 }
@@ -899,8 +869,7 @@ print_report(uint64_t ms)
 	       "; truncated frames injected %" PRIu64 ", completed truncated %" PRIu64
 	       " (the driver's ierrors agreed)\n", tot.drop_asked, tot.drop_seen,
 	       tot.trunc_injected, tot.trunc_seen);
-	printf("soak: stats resets while forwarding %" PRIu64 "; known defects seen: #4 %" PRIu64
-	       ", #14 %" PRIu64 "\n", tot.fwd_resets, tot.known4, tot.known14);
+	printf("soak: stats resets while forwarding %" PRIu64 "\n", tot.fwd_resets);
 }
 
 int
