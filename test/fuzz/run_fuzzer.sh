@@ -7,7 +7,13 @@
 # inputs go to a scratch corpus, never into the repository; a crash leaves
 # its input in <build>/test/fuzz/artifacts/ and fails the test.
 #   run_fuzzer.sh <fuzzer> <corpus dir> <regress dir>
+#   run_fuzzer.sh --skip <reason>      (exit 77: meson's SKIP)
 set -euo pipefail
+
+if [ "${1:-}" = --skip ]; then
+	echo "SKIP: ${2:-}"
+	exit 77
+fi
 
 fuzzer=$1 corpus=$2 regress=$3
 time=${NET_MANA_FUZZ_TIME:-20}
