@@ -87,7 +87,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   fuzz_terminated(da.model, sizeof(da.model)), "names");
 		FUZZ_CHECK(da.ibdev[0] == '\0' || (da.model[0] == '\0' && !da.model_keys),
 			   "ibdev with the software device's settings");
-		FUZZ_CHECK(scope == MANA_DEVARGS_VDEV || (da.ibdev[0] == '\0' && da.model[0] == '\0'),
+		FUZZ_CHECK(scope == MANA_DEVARGS_VDEV ||
+			   (da.ibdev[0] == '\0' && da.model[0] == '\0'),
 			   "vdev-only key accepted in scope %d", (int)scope);
 		FUZZ_CHECK(da.settings.cfg.nports >= 1 &&
 			   da.settings.cfg.nports <= MANA_MODEL_MAX_PORTS, "nports %u",
@@ -95,7 +96,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(mana_devargs_model_config(&da, "fuzz0", 0, &cfg) == 0, "model config");
 		FUZZ_CHECK(mana_devargs_parse(args, scope, &again) == 0, "second parse");
 		FUZZ_CHECK(again.nmac == da.nmac && again.tx_cqe_suppress == da.tx_cqe_suppress &&
-			   strcmp(again.ibdev, da.ibdev) == 0 && strcmp(again.model, da.model) == 0 &&
+			   strcmp(again.ibdev, da.ibdev) == 0 &&
+			   strcmp(again.model, da.model) == 0 &&
 			   memcmp(again.mac, da.mac, sizeof(da.mac)) == 0, "second parse differs");
 	}
 	free(args);
