@@ -185,8 +185,8 @@ fi
 copy=$root/root/net_mana
 mkdir -p "$copy"
 # Everything but the build directories and .deps of the previous run goes.
-find "$copy" -mindepth 1 -maxdepth 1 ! -name 'build' ! -name 'build-asan' ! -name '.deps' \
-	-exec rm -rf {} +
+find "$copy" -mindepth 1 -maxdepth 1 ! -name 'build' ! -name 'build-asan' ! -name 'build-fuzz' \
+	! -name '.deps' -exec rm -rf {} +
 rm -f "$copy/.deps/counts-debian13"
 (cd "$repo" && git ls-files -z -co --exclude-standard |
 	tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$copy"

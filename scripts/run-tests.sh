@@ -6,6 +6,9 @@
 #   build       normal build: every suite (meson test)
 #   build-asan  AddressSanitizer + UndefinedBehaviorSanitizer: suites 'unit' and
 #               'component' (the driver on the software device, EAL --no-huge)
+#   build-fuzz  clang, libFuzzer + ASan + UBSan (-Dfuzz=true): suite 'fuzz', each
+#               fuzzer for NET_MANA_FUZZ_TIME seconds (default 20) from its seeds
+#               (the driver's fuzzers SKIP where the driver is not built)
 #   build-nomodel  -Dmodel=false, the build for Azure hardware: suite
 #               'model_less' (no software-device code in the plugin; the PCI
 #               and ibdev= paths over the replacement libibverbs of 'build')
@@ -81,6 +84,27 @@ if [ ${#errors[@]} -eq 0 ]; then
 	ninja -C build-asan || errors+=("build build-asan")
 fi
 
+# ---- Fuzzers (test/fuzz) ---------------------------------------------------
+# Their own build: clang, every object instrumented for libFuzzer.
+fuzz_opts=(-Dfuzz=true "-Db_sanitize=address,undefined" -Db_lundef=false -Dtests=false
+	-Dexamples=false)
+if [ -f .deps/no-driver ]; then
+	fuzz_opts+=(-Ddriver=false)
+else
+	fuzz_opts+=(-Ddriver=true "-Ddpdk_src=${NET_MANA_DPDK_SRC:-}")
+fi
+if [ ${#errors[@]} -eq 0 ]; then
+	if ! command -v clang > /dev/null; then
+		errors+=("build-fuzz: no clang (scripts/setup.sh installs clang libclang-rt-dev)")
+	elif [ -f build-fuzz/build.ninja ]; then
+		meson setup --reconfigure build-fuzz "${fuzz_opts[@]}" ||
+			errors+=("configure build-fuzz")
+	else
+		CC=clang meson setup build-fuzz "${fuzz_opts[@]}" || errors+=("configure build-fuzz")
+	fi
+	[ ! -f build-fuzz/build.ninja ] || ninja -C build-fuzz || errors+=("build build-fuzz")
+fi
+
 # ---- Build without the software device ------------------------------------
 nomodel=0
 if [ ${#errors[@]} -eq 0 ] && [ ! -f .deps/no-driver ]; then
@@ -98,7 +122,7 @@ fi
 # ---- Tests --------------------------------------------------------------
 # A run that never starts must not leave an old log to be counted.
 rm -f build/meson-logs/testlog.json build-asan/meson-logs/testlog.json \
-	build-nomodel/meson-logs/testlog.json
+	build-fuzz/meson-logs/testlog.json build-nomodel/meson-logs/testlog.json
 
 if [ ${#errors[@]} -eq 0 ]; then
 	echo "run-tests: meson test -C build (all suites)"
@@ -108,6 +132,9 @@ if [ ${#errors[@]} -eq 0 ]; then
 	ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
 		meson test -C build-asan "${asan_suites[@]}" --print-errorlogs || true
+
+	echo "run-tests: meson test -C build-fuzz --suite fuzz (libFuzzer)"
+	meson test -C build-fuzz --suite fuzz --print-errorlogs || true
 
 	if [ "$nomodel" = 1 ]; then
 		echo "run-tests: meson test -C build-nomodel (-Dmodel=false)"
@@ -126,7 +153,8 @@ import sys
 plat, extra_skips, nomodel, errors = (sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1",
                                       sys.argv[4:])
 runs = [("build", "build/meson-logs/testlog.json"),
-        ("build-asan", "build-asan/meson-logs/testlog.json")]
+        ("build-asan", "build-asan/meson-logs/testlog.json"),
+        ("build-fuzz", "build-fuzz/meson-logs/testlog.json")]
 if nomodel:
     runs.append(("build-nomodel", "build-nomodel/meson-logs/testlog.json"))
 passed = 0

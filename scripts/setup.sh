@@ -45,6 +45,10 @@ packages=(
 	# tests and the run command: dpdk-testpmd is in dpdk-dev, the example
 	# sources (l3fwd, l2fwd, skeleton) in dpdk-doc
 	dpdk-dev dpdk-doc iproute2 valgrind
+	# the fuzzers of test/fuzz (build-fuzz): clang and its libFuzzer/sanitizer
+	# runtime, which --no-install-recommends would leave out (clang 14 on
+	# Debian 12, 19 on Debian 13; the same package names)
+	clang libclang-rt-dev
 )
 
 log() { printf 'setup: %s\n' "$*"; }

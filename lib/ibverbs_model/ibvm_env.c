@@ -84,37 +84,17 @@ ibvm_parse_level(const char *s)
 
 /* Parse one device (modified in place; keys: mana_model_settings_set) and create it. */
 static int
-ibvm_create_one(char *spec, unsigned int index)
+ibvm_create_one(char *spec, unsigned int index, void *arg)
 {
 	struct mana_model_settings st;
 	struct mana_model_config *cfg = &st.cfg;
 	struct mana_model *m;
-	char name[16], *save = NULL;
+	int ret;
 
-	snprintf(name, sizeof(name), "mana%u", index);
-	mana_model_settings_init(&st, name, MANA_MODEL_SETTINGS_DEVICE |
-				 MANA_MODEL_SETTINGS_IDENTITY, "MANA_MODEL");
-	/* Programs written for hardware ring every queue on one page: shared by default. */
-	cfg->shared_doorbell = true;
-	for (char *kv = strtok_r(spec, ",", &save); kv != NULL; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '=');
-
-		if (eq == NULL) {
-			ibvm_log(3, "MANA_MODEL device %u: '%s' is not key=value", index, kv);
-			return EINVAL;
-		}
-		*eq = '\0';
-		if (mana_model_settings_set(&st, kv, eq + 1) != 0) {
-			ibvm_log(3, "MANA_MODEL device %u: %s", index, st.msg);
-			return EINVAL;
-		}
-		if (st.msg[0] != '\0')
-			ibvm_log(4, "%s", st.msg);
-	}
-	if (mana_model_settings_finish(&st) != 0) {
-		ibvm_log(3, "MANA_MODEL device %u: %s", index, st.msg);
-		return EINVAL;
-	}
+	(void)arg;
+	ret = ibvm_parse_device(spec, index, &st);
+	if (ret != 0)
+		return ret;
 	if (index >= IBVM_MAX_DEVICES) {
 		ibvm_log(3, "MANA_MODEL: more than %u devices", IBVM_MAX_DEVICES);
 		return EINVAL;
@@ -202,8 +182,7 @@ ibvm_init_once(void)
 {
 	const char *env = getenv("MANA_MODEL");
 	const char *lvl = getenv("MANA_MODEL_LOG");
-	char *spec, *save = NULL;
-	unsigned int index = 0;
+	char *spec;
 
 	if (lvl != NULL && lvl[0] != '\0') {
 		int l = ibvm_parse_level(lvl);
@@ -221,12 +200,7 @@ ibvm_init_once(void)
 		ibvm_init_err = ENOMEM;
 		return;
 	}
-	for (char *dev = strtok_r(spec, ";", &save); dev != NULL;
-	     dev = strtok_r(NULL, ";", &save)) {
-		ibvm_init_err = ibvm_create_one(dev, index++);
-		if (ibvm_init_err != 0)
-			break;
-	}
+	ibvm_init_err = ibvm_parse_env(spec, ibvm_create_one, NULL);
 	free(spec);
 	if (ibvm_nmodels > 0)
 		atexit(ibvm_dump_stats);

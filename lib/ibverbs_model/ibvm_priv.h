@@ -32,6 +32,17 @@
 /* Create the devices MANA_MODEL describes (once); 0 or a positive errno. */
 int ibvm_devices_init(void);
 
+struct mana_model_settings;
+
+/*
+ * The MANA_MODEL grammar (ibvm_env_parse.c): one device's key=value list
+ * into st (spec modified in place), and every ';'-separated device of env
+ * handed to each() in order until one fails. 0 or a positive errno, the
+ * reason logged.
+ */
+int ibvm_parse_device(char *spec, unsigned int index, struct mana_model_settings *st);
+int ibvm_parse_env(char *env, int (*each)(char *spec, unsigned int index, void *arg), void *arg);
+
 /* Log one line to stderr when MANA_MODEL_LOG allows the level (syslog numbers). */
 void ibvm_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -142,27 +142,39 @@ parse_flag(const char *val, bool *out)
 	return 0;
 }
 
-/* xx:xx:xx:xx:xx:xx or xx-xx-xx-xx-xx-xx, hex digits. */
+/* Value of one hex digit, -1 for anything else (strtoul would skip blanks and signs). */
+static int
+hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* xx:xx:xx:xx:xx:xx or xx-xx-xx-xx-xx-xx: exactly two hex digits per byte, one separator. */
 static int
 parse_mac(const char *val, uint8_t mac[6])
 {
-	char sep = val[2];
 	unsigned int i;
+	char sep;
 
-	if (strlen(val) != 17 || (sep != ':' && sep != '-'))
+	/* The length first: a shorter value has no separator to look at. */
+	if (strlen(val) != 17)
+		return -EINVAL;
+	sep = val[2];
+	if (sep != ':' && sep != '-')
 		return -EINVAL;
 	for (i = 0; i < 6; i++) {
 		const char *p = val + 3 * i;
-		char hex[3] = { p[0], p[1], '\0' };
-		char *end;
+		int hi = hex_digit(p[0]), lo = hex_digit(p[1]);
 
-		if (i < 5 && p[2] != sep)
+		if (hi < 0 || lo < 0 || (i < 5 && p[2] != sep))
 			return -EINVAL;
-		if (hex[0] == '-' || hex[0] == '+' || hex[0] == ' ')
-			return -EINVAL;
-		mac[i] = (uint8_t)strtoul(hex, &end, 16);
-		if (*end != '\0')
-			return -EINVAL;
+		mac[i] = (uint8_t)(hi << 4 | lo);
 	}
 	return 0;
 }

@@ -161,6 +161,12 @@ test_bad_values(void)
 	set_bad("mac", "02:00-00:00:00:01", -EINVAL, "for key 'mac'");
 	set_bad("mac", "0x:00:00:00:00:01", -EINVAL, "for key 'mac'");
 	set_bad("mac3", "zz", -EINVAL, "bad value 'zz' for key 'mac3'");
+	/* found by test/fuzz/fuzz_model_env: a value shorter than 3 bytes was read past its
+	 * end (ASan), a blank strtoul skips before a digit was taken for a MAC */
+	set_bad("mac", "a", -EINVAL, "bad value 'a' for key 'mac'");
+	set_bad("mac", "", -EINVAL, "for key 'mac'");
+	set_bad("mac", "\t2:00:00:00:00:01", -EINVAL, "for key 'mac'");
+	set_bad("mac", "02:00:00:00:00:\t1", -EINVAL, "for key 'mac'");
 	set_bad("wire", "gen:flows=0x", -EINVAL, "bad value 'gen:flows=0x' for key 'wire': ");
 	set_bad("wire", "bogus", -EINVAL, "(allowed: none|loop|pair:");
 	set_bad("doorbell", "page", -EINVAL, "allowed: queue, shared or memory");
