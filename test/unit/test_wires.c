@@ -402,6 +402,7 @@ test_pair_pending(void)
 	CHECK_EQ(port_state(&fa, 0), IBV_PORT_ACTIVE);
 	REQUIRE(ep_open(&b, &fb, 0));
 	ep_fill(&b, 4);
+	REQUIRE_EQ(mana_model_get_mac(fb.m, 0, fr), 0);	/* B's vPort filter (hardware.md §16) */
 	CHECK_EQ(ep_send_type(&a, fr, len), CQE_TX_OKAY);
 	fx_run(&fb);
 	CHECK_EQ(ep_recv(&b, got, 4), 1);
@@ -418,6 +419,7 @@ test_pair_pending(void)
 	CHECK_EQ(port_state(&fa, 0), IBV_PORT_ACTIVE);
 	REQUIRE(ep_open(&b, &fb, 0));
 	ep_fill(&b, 4);
+	REQUIRE_EQ(mana_model_get_mac(fb.m, 0, fr), 0);	/* B's vPort filter (hardware.md §16) */
 	CHECK_EQ(ep_send_type(&a, fr, len), CQE_TX_OKAY);
 	fx_run(&fb);
 	CHECK_EQ(ep_recv(&b, got, 4), 1);
