@@ -37,6 +37,7 @@
 
 set -u
 
+# shellcheck disable=SC2034 # used by the harness
 PMD_DIR=$1
 IBVM_DIR=$2
 CASES=$3
@@ -100,7 +101,7 @@ out_lines() {
 seen() {
 	local l
 
-	l=$(out_lines | grep -a -m 1 -E '^mana: |rror|[Ff]ail|[Ii]nvalid|annot|refused' |
+	l=$(out_lines | grep -a -m 1 -E '^mana(_vs)?: |rror|[Ff]ail|[Ii]nvalid|annot|refused' |
 		grep -a -v -E '^[a-z_0-9]+: [0-9]+$')
 	printf "'%s'" "${l:-(no error line)}"
 }
@@ -112,7 +113,7 @@ case_fail() {
 # run_case <name> <args> <commands> <expectations>
 run_case() {
 	local args=$3 cmds=$4 exp=$5 env=() eal=() app=() lib=() word rc item seenx a
-	local want_exit=0 fwd_n= c i
+	local want_exit=0 fwd_n='' c i
 	local -a words items cmdv
 
 	NAME=$1
