@@ -9,8 +9,8 @@
  * every '=' as the end of a key, and wire specs carry their own '='
  * (wire=gen:flows=4). Grammar: key=value[,key=value]...; the first '=' ends
  * the key, ',' ends the value. Any unknown key, key outside its scope, bad
- * value or too many repeats fails with one log line naming the key and what
- * is allowed.
+ * value or too many repeats (a second ibdev=, model= or tx_cqe_suppress=, a
+ * ninth mac=) fails with one log line naming the key and what is allowed.
  *
  * Keys (scope V = --vdev, P = PCI -a, E = MANA_MODEL_PCI environment):
  *   ibdev=<name>        V    rdma-core device (e.g. manae_0) instead of the model
@@ -51,11 +51,15 @@ struct mana_devarg_key {
 };
 
 static int
-parse_name(const char *val, char *out, size_t size)
+parse_name(const char *val, char *out, size_t size, const char **why)
 {
 	size_t len = strlen(val);
 	size_t i;
 
+	if (out[0] != '\0') {
+		*why = "given twice";
+		return -EINVAL;
+	}
 	if (len == 0 || len >= size)
 		return -EINVAL;
 	for (i = 0; i < len; i++)
@@ -68,15 +72,13 @@ parse_name(const char *val, char *out, size_t size)
 static int
 parse_ibdev(const char *val, struct mana_devargs *da, const char **why)
 {
-	RTE_SET_USED(why);
-	return parse_name(val, da->ibdev, sizeof(da->ibdev));
+	return parse_name(val, da->ibdev, sizeof(da->ibdev), why);
 }
 
 static int
 parse_model(const char *val, struct mana_devargs *da, const char **why)
 {
-	RTE_SET_USED(why);
-	return parse_name(val, da->model, sizeof(da->model));
+	return parse_name(val, da->model, sizeof(da->model), why);
 }
 
 static int
@@ -121,7 +123,11 @@ parse_bool(const char *val, bool *out)
 static int
 parse_tx_cqe_suppress(const char *val, struct mana_devargs *da, const char **why)
 {
-	RTE_SET_USED(why);
+	if (da->tx_cqe_suppress_given) {
+		*why = "given twice";
+		return -EINVAL;
+	}
+	da->tx_cqe_suppress_given = true;
 	return parse_bool(val, &da->tx_cqe_suppress);
 }
 

@@ -62,6 +62,7 @@ struct mana_devargs {
 	unsigned int nmac;
 	struct rte_ether_addr mac[MANA_MAX_MAC_ARGS];
 	bool tx_cqe_suppress;			/* default true */
+	bool tx_cqe_suppress_given;		/* a second one is refused */
 	bool model_keys;			/* any software device setting but mac */
 	/* ports, wires, engine...: the model's own parser and config (mana_model.h) */
 	struct mana_model_settings settings;
