@@ -155,18 +155,20 @@ hex_digit(char c)
 	return -1;
 }
 
-/* xx:xx:xx:xx:xx:xx or xx-xx-xx-xx-xx-xx: exactly two hex digits per byte, one separator. */
-static int
-parse_mac(const char *val, uint8_t mac[6])
+/*
+ * Six bytes of exactly two hex digits each, separated by one of seps used
+ * throughout (the length first: a shorter value has no separator to look at).
+ */
+int
+mm_parse_mac(const char *val, const char *seps, uint8_t mac[6])
 {
 	unsigned int i;
 	char sep;
 
-	/* The length first: a shorter value has no separator to look at. */
 	if (strlen(val) != 17)
 		return -EINVAL;
 	sep = val[2];
-	if (sep != ':' && sep != '-')
+	if (sep == '\0' || strchr(seps, sep) == NULL)
 		return -EINVAL;
 	for (i = 0; i < 6; i++) {
 		const char *p = val + 3 * i;
@@ -225,7 +227,7 @@ set_mac(struct mana_model_settings *s, int port, const char *val, const char **w
 {
 	uint8_t mac[6];
 
-	if (parse_mac(val, mac) != 0)
+	if (mm_parse_mac(val, ":-", mac) != 0)
 		return -EINVAL;
 	port = next_port(port, &s->nmac, why);
 	if (port < 0)

@@ -58,36 +58,6 @@ parse_bool(const char *s, bool *out)
 	return true;
 }
 
-static int
-hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* xx-xx-xx-xx-xx-xx */
-static bool
-parse_mac(const char *s, uint8_t mac[6])
-{
-	int i, hi, lo;
-
-	if (strlen(s) != 17)
-		return false;
-	for (i = 0; i < 6; i++) {
-		hi = hex_digit(s[3 * i]);
-		lo = hex_digit(s[3 * i + 1]);
-		if (hi < 0 || lo < 0 || (i < 5 && s[3 * i + 2] != '-'))
-			return false;
-		mac[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return true;
-}
-
 /* Device names: letters, digits, '_', '-', '.'. */
 static bool
 name_ok(const char *s, size_t max)
@@ -199,7 +169,7 @@ parse_gen_kv(const char *key, const char *val, struct mana_model_gen_cfg *g, uin
 		return parse_bool(val, &g->lossless) ? 0 : -EINVAL;
 	case 7:
 		*why = "gen: dmac must be xx-xx-xx-xx-xx-xx (hex)";
-		return parse_mac(val, g->dst_mac) ? 0 : -EINVAL;
+		return mm_parse_mac(val, "-", g->dst_mac);
 	case 8:
 		*why = "gen: dip must be a dotted IPv4 address a.b.c.d";
 		if (inet_pton(AF_INET, val, &a) != 1)
