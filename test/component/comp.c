@@ -13,6 +13,7 @@
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
 #include <rte_ip.h>
+#include <rte_log.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
 
@@ -83,6 +84,38 @@ comp_vdev_create(const char *name, const char *args)
 
 	if (ret != 0)
 		fprintf(stderr, "  rte_vdev_init(%s, %s): %d\n", name, args, ret);
+	return ret;
+}
+
+FILE *
+comp_log_begin(char *buf, size_t size)
+{
+	FILE *f;
+
+	memset(buf, 0, size);
+	f = fmemopen(buf, size, "w");
+	if (f != NULL)
+		rte_openlog_stream(f);
+	return f;
+}
+
+void
+comp_log_end(FILE *f)
+{
+	rte_openlog_stream(NULL);
+	fclose(f);
+}
+
+int
+comp_vdev_create_logged(const char *name, const char *args, char *buf, size_t size)
+{
+	FILE *f = comp_log_begin(buf, size);
+	int ret;
+
+	if (f == NULL)
+		return -errno;
+	ret = comp_vdev_create(name, args);
+	comp_log_end(f);
 	return ret;
 }
 

@@ -47,6 +47,11 @@ int comp_run(const struct comp_case *cases, unsigned int n, int argc, char **arg
 
 /* rte_vdev_init(name, args); returns 0 or a negative errno. */
 int comp_vdev_create(const char *name, const char *args);
+/* comp_vdev_create with EAL's log captured in buf (cleared first, NUL-terminated). */
+int comp_vdev_create_logged(const char *name, const char *args, char *buf, size_t size);
+/* EAL's log into buf until comp_log_end (NULL: buf could not be opened). */
+FILE *comp_log_begin(char *buf, size_t size);
+void comp_log_end(FILE *f);
 void comp_vdev_destroy(const char *name);
 /* Ethdev port of vPort `vport` (0-based) of vdev `name`, or -1. */
 int comp_port_of(const char *vdev, unsigned int vport);

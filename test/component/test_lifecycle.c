@@ -275,23 +275,6 @@ test_bad_devargs(void)
 	CHECK(mana_model_find("net_mana_three") == NULL);
 }
 
-/* Runs rte_vdev_init(name, args) with the log captured in buf; returns its result. */
-static int
-vdev_create_logged(const char *name, const char *args, char *buf, size_t size)
-{
-	FILE *f = fmemopen(buf, size, "w");
-	int ret;
-
-	memset(buf, 0, size);
-	if (f == NULL)
-		return -errno;
-	rte_openlog_stream(f);
-	ret = comp_vdev_create(name, args);
-	rte_openlog_stream(NULL);
-	fclose(f);
-	return ret;
-}
-
 /*
  * The software device's settings (doc/user_guide.md, "Software device
  * settings"): the new spellings reach the model's config, the old ones map
@@ -306,7 +289,7 @@ test_settings(void)
 	static char log[8192];
 	int pid;
 
-	REQUIRE_EQ(vdev_create_logged("net_mana_set", "ports=4,wire=pair:1,wire=pair:0,"
+	REQUIRE_EQ(comp_vdev_create_logged("net_mana_set", "ports=4,wire=pair:1,wire=pair:0,"
 				      "wire3=none,mac3=02:00:00:00:00:33,doorbell=shared,"
 				      "coalesce=0,engine_cpu=-1,max_qp=16", log, sizeof(log)), 0);
 	CHECK_MSG(strstr(log, "deprecated") == NULL, "log: %s", log);
@@ -329,7 +312,7 @@ test_settings(void)
 	comp_vdev_destroy("net_mana_set");
 
 	/* old spellings: the same settings, one deprecation line each */
-	REQUIRE_EQ(vdev_create_logged("net_mana_old", "doorbell=object,rx_coalesce=0,cpu=-1",
+	REQUIRE_EQ(comp_vdev_create_logged("net_mana_old", "doorbell=object,rx_coalesce=0,cpu=-1",
 				      log, sizeof(log)), 0);
 	CHECK_MSG(strstr(log, "devarg rx_coalesce is deprecated, use coalesce") != NULL,
 		  "log: %s", log);
@@ -344,14 +327,14 @@ test_settings(void)
 	comp_vdev_destroy("net_mana_old");
 
 	/* bad values and ports that do not fit: one line saying what is allowed */
-	CHECK(vdev_create_logged("net_mana_bad4", "coalesce=2", log, sizeof(log)) != 0);
+	CHECK(comp_vdev_create_logged("net_mana_bad4", "coalesce=2", log, sizeof(log)) != 0);
 	CHECK_MSG(strstr(log, "devargs: bad value '2' for key 'coalesce' (allowed: 0 or 1)") !=
 		  NULL, "log: %s", log);
-	CHECK(vdev_create_logged("net_mana_bad5", "doorbell=page", log, sizeof(log)) != 0);
+	CHECK(comp_vdev_create_logged("net_mana_bad5", "doorbell=page", log, sizeof(log)) != 0);
 	CHECK_MSG(strstr(log, "(allowed: queue, shared or memory)") != NULL, "log: %s", log);
-	CHECK(vdev_create_logged("net_mana_bad6", "ports=1,wire1=loop", log, sizeof(log)) != 0);
+	CHECK(comp_vdev_create_logged("net_mana_bad6", "ports=1,wire1=loop", log, sizeof(log)) != 0);
 	CHECK_MSG(strstr(log, "sets port 1 but ports=1") != NULL, "log: %s", log);
-	CHECK(vdev_create_logged("net_mana_bad7", "sysfs=/tmp", log, sizeof(log)) != 0);
+	CHECK(comp_vdev_create_logged("net_mana_bad7", "sysfs=/tmp", log, sizeof(log)) != 0);
 	CHECK_MSG(strstr(log, "unknown key 'sysfs' (allowed here: ibdev, model, mac, "
 			 "tx_cqe_suppress, ports, mac<N>, wire, wire<N>, doorbell, coalesce, "
 			 "engine_cpu, numa, max_qp, part)") != NULL, "log: %s", log);

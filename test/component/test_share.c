@@ -39,37 +39,17 @@ thread_count(void)
 	return n;
 }
 
-/* Runs rte_vdev_init(name, args) with the log captured in buf; returns its result. */
-static int
-vdev_create_logged(const char *name, const char *args, char *buf, size_t size)
-{
-	FILE *f = fmemopen(buf, size, "w");
-	int ret;
-
-	memset(buf, 0, size);
-	if (f == NULL)
-		return -errno;
-	rte_openlog_stream(f);
-	ret = comp_vdev_create(name, args);
-	rte_openlog_stream(NULL);
-	fclose(f);
-	return ret;
-}
-
 /* rte_eth_dev_close(pid) with the log captured in buf; returns its result. */
 static int
 close_logged(uint16_t pid, char *buf, size_t size)
 {
-	FILE *f = fmemopen(buf, size, "w");
+	FILE *f = comp_log_begin(buf, size);
 	int ret;
 
-	memset(buf, 0, size);
 	if (f == NULL)
 		return -errno;
-	rte_openlog_stream(f);
 	ret = rte_eth_dev_close(pid);
-	rte_openlog_stream(NULL);
-	fclose(f);
+	comp_log_end(f);
 	return ret;
 }
 
@@ -210,7 +190,7 @@ test_vport_bound_twice(void)
 	snprintf(path, sizeof(path), "%s", mana_model_ibdev_path(mana_model_find("lc_dup")));
 	pa = comp_port_of("net_mana_sh4a", 0);
 	REQUIRE(pa >= 0);
-	CHECK_EQ(vdev_create_logged("net_mana_sh4b", "model=lc_dup", log, sizeof(log)), -EBUSY);
+	CHECK_EQ(comp_vdev_create_logged("net_mana_sh4b", "model=lc_dup", log, sizeof(log)), -EBUSY);
 	line = strstr(log, "net_mana_sh4b: vPort 0 (MAC ");
 	CHECK_MSG(line != NULL && strstr(line, ") of lc_dup is already bound by net_mana_sh4a "
 					 "(port ") != NULL &&
@@ -218,7 +198,7 @@ test_vport_bound_twice(void)
 	CHECK_MSG(strstr(log, "destroying the software device") == NULL, "log: %s", log);
 	CHECK(comp_port_of("net_mana_sh4b", 0) < 0);
 	/* The same through ibdev= naming the device. */
-	CHECK_EQ(vdev_create_logged("net_mana_sh4c", "ibdev=lc_dup", log, sizeof(log)), -EBUSY);
+	CHECK_EQ(comp_vdev_create_logged("net_mana_sh4c", "ibdev=lc_dup", log, sizeof(log)), -EBUSY);
 	CHECK_MSG(strstr(log, "net_mana_sh4c: vPort 0 (MAC ") != NULL, "log: %s", log);
 	port_runs((uint16_t)pa, mp);
 	comp_vdev_destroy("net_mana_sh4a");
@@ -284,7 +264,7 @@ test_qp_budget(void)
 	CHECK_EQ(rte_eth_dev_close((uint16_t)pid), 0);
 	comp_vdev_destroy("net_mana_sh6");
 
-	CHECK(vdev_create_logged("net_mana_sh7", "max_qp=1", log, sizeof(log)) != 0);
+	CHECK(comp_vdev_create_logged("net_mana_sh7", "max_qp=1", log, sizeof(log)) != 0);
 	CHECK_MSG(strstr(log, "net_mana_sh7 offers 1 QP (max_qp); a port needs at least 2: a "
 			      "TX queue and the RSS QP") != NULL, "log: %s", log);
 	CHECK(comp_port_of("net_mana_sh7", 0) < 0);
