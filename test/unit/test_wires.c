@@ -101,22 +101,30 @@ ep_fill(struct ep *e, uint32_t want)
 	fx_rx_ring(&e->rx, 0);
 }
 
-/* Send a frame (waits for nothing); drains TX CQEs, which must be OKAY. */
+/* Post one frame on e's TX queue and ring its doorbell. */
 static void
-ep_send(struct ep *e, const void *frame, uint32_t len)
+ep_post(struct ep *e, const void *frame, uint32_t len)
 {
 	struct mana_tx_oob oob;
 	struct gdma_sge sge;
-	struct gdma_cqe c;
 	uint32_t slot = e->tx_slot++ % DEPTH;
 
-	while (fx_cq_poll(&e->tx.cq, &c))
-		CHECK_EQ(fx_cqe_type(&c), CQE_TX_OKAY);
 	memcpy(e->txb.base + (size_t)slot * SLOT, frame, len);
 	sge = fx_sge(&e->txb, (size_t)slot * SLOT, len);
 	fx_tx_oob(&e->tx, &oob);
 	fx_tx_write(&e->tx, &oob, false, &sge, 1);
 	fx_tx_ring(&e->tx);
+}
+
+/* Send a frame (waits for nothing); drains TX CQEs, which must be OKAY. */
+static void
+ep_send(struct ep *e, const void *frame, uint32_t len)
+{
+	struct gdma_cqe c;
+
+	while (fx_cq_poll(&e->tx.cq, &c))
+		CHECK_EQ(fx_cqe_type(&c), CQE_TX_OKAY);
+	ep_post(e, frame, len);
 }
 
 /* Collect received frames into out (up to max); returns how many. */
@@ -309,18 +317,11 @@ port_state(struct fx *f, unsigned int port)
 static uint32_t
 ep_send_type(struct ep *e, const void *frame, uint32_t len)
 {
-	struct mana_tx_oob oob;
-	struct gdma_sge sge;
 	struct gdma_cqe c;
-	uint32_t slot = e->tx_slot++ % DEPTH;
 
 	while (fx_cq_poll(&e->tx.cq, &c))
 		;
-	memcpy(e->txb.base + (size_t)slot * SLOT, frame, len);
-	sge = fx_sge(&e->txb, (size_t)slot * SLOT, len);
-	fx_tx_oob(&e->tx, &oob);
-	fx_tx_write(&e->tx, &oob, false, &sge, 1);
-	fx_tx_ring(&e->tx);
+	ep_post(e, frame, len);
 	fx_run(e->f);
 	return fx_cq_poll(&e->tx.cq, &c) ? fx_cqe_type(&c) : 0;
 }
