@@ -145,7 +145,12 @@ int mana_model_parse_wire(const char *spec, struct mana_model_wire_cfg *cfg, con
  */
 #define MANA_MODEL_SETTINGS_DEVICE	(1u << 0)	/* ports, MACs, wires, engine... */
 #define MANA_MODEL_SETTINGS_IDENTITY	(1u << 1)	/* name, pci, sysfs */
-#define MANA_MODEL_SETTINGS_MSG_LEN	256
+/*
+ * Room for the longest line: a quoted value (clipped at MANA_MODEL_SETTINGS_VAL_SHOWN bytes,
+ * "..." after), the key, the reason and the allowed forms (a wire's are about 330 bytes).
+ */
+#define MANA_MODEL_SETTINGS_VAL_SHOWN	600
+#define MANA_MODEL_SETTINGS_MSG_LEN	1280
 
 struct mana_model_settings {
 	struct mana_model_config cfg;	/* filled by the keys; defaults of config_init */

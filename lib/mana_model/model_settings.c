@@ -498,7 +498,11 @@ mana_model_settings_set(struct mana_model_settings *s, const char *key, const ch
 		return -ENOENT;
 	}
 	if (val == NULL || st->parse(s, port, val, &why) != 0) {
-		set_msg(s, "bad value '%s' for key '%s'%s%s (allowed: %s)", val != NULL ? val : "",
+		size_t vlen = val != NULL ? strlen(val) : 0;
+
+		set_msg(s, "bad value '%.*s%s' for key '%s'%s%s (allowed: %s)",
+			(int)(vlen > MANA_MODEL_SETTINGS_VAL_SHOWN ? MANA_MODEL_SETTINGS_VAL_SHOWN : vlen),
+			val != NULL ? val : "", vlen > MANA_MODEL_SETTINGS_VAL_SHOWN ? "..." : "",
 			key, why != NULL ? ": " : "", why != NULL ? why : "", st->allowed);
 		return -EINVAL;
 	}

@@ -333,6 +333,47 @@ test_creates_device(void)
  * decimal without a leading 0 or 0x hex; no blanks, '+', octal, or '-' where
  * the range has no negative values.
  */
+/* s.msg ends with want: the whole line, not cut at the buffer's end */
+static bool
+msg_ends(const char *want)
+{
+	size_t n = strlen(s.msg), w = strlen(want);
+
+	return CHECK_MSG(n >= w && strcmp(s.msg + n - w, want) == 0, "'%s' does not end '%s'",
+			 s.msg, want);
+}
+
+/* The longest lines are whole (a 256-byte buffer cut them); a long value is clipped with "...". */
+static void
+test_whole_lines(void)
+{
+	static const char tail[] = "the i-th wire= is port i's, wire<N>= port N's (N 0..7))";
+	char val[2000];
+	char *p;
+
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_bad("wire", "gen:len=65:proto=tcp", -EINVAL, "4 more with vlan) or above 9216");
+	msg_ends(tail);
+	set_bad("wire", "pcap:tx=/tmp/a/b/c/d/out.pcap:loop=1", -EINVAL, "loop only with rx");
+	msg_ends(tail);
+	set_bad("wire", "gen:speed=1", -EINVAL, "gen: unknown key (flows, len, proto");
+	msg_ends(tail);
+	memcpy(val, "pcap:rx=/", 9);
+	memset(val + 9, 'c', 254);
+	memcpy(val + 263, ":tx=/", 5);
+	memset(val + 268, 'd', 254);
+	strcpy(val + 522, ":loop=1:x=1");
+	set_bad("wire", val, -EINVAL, "pcap: unknown key (rx, tx, loop)");
+	msg_ends(tail);
+	memset(val, 'e', sizeof(val) - 1);
+	val[sizeof(val) - 1] = '\0';
+	set_bad("ports", val, -EINVAL, "' for key 'ports'");
+	p = strstr(s.msg, "...' for key 'ports'");
+	CHECK_MSG(p != NULL && p - s.msg == (ptrdiff_t)strlen("bad value '") +
+		  MANA_MODEL_SETTINGS_VAL_SHOWN, "'%s'", s.msg);
+	msg_ends("(allowed: an integer 1..8, given once)");
+}
+
 static void
 test_integer_rule(void)
 {
@@ -432,6 +473,7 @@ test_pairs_checked(void)
 
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_integer_rule),
+	UNIT_TEST(test_whole_lines),
 	UNIT_TEST(test_pairs_checked),
 	UNIT_TEST(test_engine_cpu_allowed),
 	UNIT_TEST(test_defaults),

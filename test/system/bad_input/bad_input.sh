@@ -21,7 +21,10 @@
 #   @W@          in args, commands and expectations: the case's work directory, which holds the
 #                fixtures good.pcap (4 frames to 02:00:00:00:00:0a), text.pcap (not a
 #                capture), empty.pcap (0 bytes), short.pcap (a cut header), dir.pcap
-#                (a directory) and sys/bus/pci/devices (for SYSFS_PCI_DEVICES)
+#                (a directory), fifo.pcap (a FIFO) and sys/bus/pci/devices (for
+#                SYSFS_PCI_DEVICES)
+#   @AFFINITY@   in expectations: the CPUs this process may run on, as the kernel lists
+#                them (Cpus_allowed_list, e.g. "0-1"): testpmd starts with the same
 #
 # Expectations, separated by " && "; all must hold:
 #   mana <message>   the driver printed "mana: <function>(): <message>" (the
@@ -31,6 +34,11 @@
 #   fwd <N>          after the commands, `start tx_first`: port 0 receives N
 #                    frames (rx_good_packets) before the deadline
 #   exit <status>    testpmd's exit status (default: 0 and a normal end, "Bye")
+#   not <text>       no line holds <text> (a fixed string)
+#   xstat <name> <op> <value>
+#                    after the commands (and the forwarding of fwd), `show port xstats 0`
+#                    polled until the xstat compares so with <value> (op of test(1): -eq,
+#                    -ge, ...); several are awaited in their order
 #
 # Each failing case prints one line: FAIL: <case>: expected <what>; seen <what>.
 # Exit: 0 pass, 1 fail, 77 skipped (no dpdk-testpmd).
@@ -81,7 +89,10 @@ make_fixtures() {
 	echo "not a capture file, just text that is long enough" >"$1/text.pcap"
 	: >"$1/empty.pcap"
 	head -c 10 "$1/good.pcap" >"$1/short.pcap"
+	mkfifo "$1/fifo.pcap"
 }
+
+AFFINITY=$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status)
 
 # ---- one case ------------------------------------------------------------
 
@@ -114,7 +125,7 @@ case_fail() {
 run_case() {
 	local args=$3 cmds=$4 exp=$5 env=() eal=() app=() lib=() word rc item seenx a
 	local want_exit=0 fwd_n='' c i
-	local -a words items cmdv
+	local -a words items cmdv xw
 
 	NAME=$1
 	CW=$W/c$2
@@ -124,6 +135,7 @@ run_case() {
 	args=${args//@W@/$CW}
 	cmds=${cmds//@W@/$CW}
 	exp=${exp//@W@/$CW}
+	exp=${exp//@AFFINITY@/$AFFINITY}
 	read -r -a words <<<"$args"
 	i=0
 	while [ $i -lt ${#words[@]} ] && [[ ${words[$i]} =~ ^[A-Z_][A-Z_0-9]*= ]]; do
@@ -176,6 +188,16 @@ run_case() {
 		fi
 		cmd "stop"
 	fi
+	for item in "${items[@]}"; do
+		[[ $item == "xstat "* ]] || continue
+		read -r -a xw <<<"${item#xstat }"
+		if [ ${#xw[@]} -ne 3 ]; then
+			case_fail "xstat <name> <op> <value>" "'$item' in $CASES"
+		elif ! wait_xstat "${xw[0]}" "${xw[1]}" "${xw[2]}" >/dev/null; then
+			FAILS=$((FAILS - 1))
+			case_fail "xstat ${xw[*]}" "${xw[0]} '$(xstat "${xw[0]}")', $(seen)"
+		fi
+	done
 	cmd "quit"
 	wait "$TP"
 	rc=$?
@@ -195,7 +217,13 @@ run_case() {
 			if ! out_lines | grep -a -q -x -F -e "$item"; then
 				case_fail "line '$item'" "$(seen)"
 			fi ;;
-		"fwd "* | "exit "*) ;;
+		"not "*)
+			item=${item#not }
+			if out_lines | grep -a -q -F -e "$item"; then
+				case_fail "no line holding '$item'" \
+					"'$(out_lines | grep -a -m 1 -F -e "$item")'"
+			fi ;;
+		"fwd "* | "exit "* | "xstat "*) ;;
 		*) case_fail "a known expectation" "'$item' in $CASES" ;;
 		esac
 	done
