@@ -26,7 +26,9 @@
  * EAL lcore uses (vdev).
  */
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +83,25 @@ parse_model(const char *val, struct mana_devargs *da, const char **why)
 	return parse_name(val, da->model, sizeof(da->model), why);
 }
 
+/*
+ * xx:xx:xx:xx:xx:xx only. rte_ether_unformat_addr alone would make the
+ * accepted forms depend on the DPDK release (24.11 also takes one-digit
+ * fields, dashes and dots, 22.11 does not).
+ */
+static bool
+mac_form_ok(const char *val)
+{
+	unsigned int i;
+
+	if (strlen(val) != RTE_ETHER_ADDR_FMT_SIZE - 1)
+		return false;
+	for (i = 0; i < RTE_ETHER_ADDR_FMT_SIZE - 1; i++) {
+		if (i % 3 == 2 ? val[i] != ':' : !isxdigit((unsigned char)val[i]))
+			return false;
+	}
+	return true;
+}
+
 static int
 parse_mac(const char *val, struct mana_devargs *da, const char **why)
 {
@@ -88,7 +109,7 @@ parse_mac(const char *val, struct mana_devargs *da, const char **why)
 		*why = "given more than 8 times";
 		return -EINVAL;
 	}
-	if (rte_ether_unformat_addr(val, &da->mac[da->nmac]) != 0)
+	if (!mac_form_ok(val) || rte_ether_unformat_addr(val, &da->mac[da->nmac]) != 0)
 		return -EINVAL;
 	da->nmac++;
 	return 0;
