@@ -373,7 +373,7 @@ mana_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_bur
  * the device goes away with the last port of either (primary process only;
  * probes and closes run on one thread at a time).
  */
-static LIST_HEAD(, mana_shared) mana_model_owners = LIST_HEAD_INITIALIZER(mana_model_owners);
+static LIST_HEAD(, mana_shared) mana_shared_owners = LIST_HEAD_INITIALIZER(mana_shared_owners);
 
 struct mana_shared *
 mana_shared_new(struct mana_model *m)
@@ -385,7 +385,7 @@ mana_shared_new(struct mana_model *m)
 	sh->refcnt = 1;
 	sh->own_model = m;
 	if (m != NULL)
-		LIST_INSERT_HEAD(&mana_model_owners, sh, link);
+		LIST_INSERT_HEAD(&mana_shared_owners, sh, link);
 	return sh;
 }
 
@@ -394,7 +394,7 @@ mana_shared_of_model(const struct mana_model *m)
 {
 	struct mana_shared *sh;
 
-	LIST_FOREACH(sh, &mana_model_owners, link) {
+	LIST_FOREACH(sh, &mana_shared_owners, link) {
 		if (sh->own_model == m) {
 			sh->refcnt++;
 			return sh;
