@@ -30,7 +30,9 @@
 #   mana <message>   the driver printed "mana: <function>(): <message>" (the
 #                    function is left out: it names code, the message is the
 #                    contract of doc/user_guide.md)
-#   line <text>      a line exactly <text> (EAL, ethdev and testpmd lines)
+#   line <text>      a line exactly <text> (EAL, ethdev and testpmd lines;
+#                    DPDK 24.11's "ETHDEV: " log prefix and rte_exit's
+#                    "  Cause: " are not part of it, so one row serves both)
 #   fwd <N>          after the commands, `start tx_first`: port 0 receives N
 #                    frames (rx_good_packets) before the deadline
 #   exit <status>    testpmd's exit status (default: 0 and a normal end, "Bye")
@@ -103,9 +105,11 @@ trim() {
 	printf '%s' "${s%"${s##*[![:space:]]}"}"
 }
 
-# out_lines: testpmd's output without the interactive prompts glued to lines.
+# out_lines: testpmd's output without the interactive prompts glued to lines,
+# and without the prefixes that differ between DPDK releases: 24.11 logs
+# ethdev lines as "ETHDEV: ...", 22.11 prints rte_exit's reason as "  Cause: ...".
 out_lines() {
-	sed -E 's/^(testpmd> )+//' "$OUT"
+	sed -E -e 's/^(testpmd> )+//' -e 's/^(ETHDEV: |  Cause: )//' "$OUT"
 }
 
 # seen: the first error-like line of the output, for a failure message.
