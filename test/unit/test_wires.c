@@ -367,6 +367,23 @@ test_pair_refused(void)
 	fx_close(&fb);
 }
 
+/* A frame from a to port 0 of the far end fb arrives there; fb is closed after. */
+static void
+far_end_receives(struct fx *fb, struct ep *a, uint8_t *fr, uint32_t len)
+{
+	struct pkt got[4];
+	struct ep b;
+
+	REQUIRE(ep_open(&b, fb, 0));
+	ep_fill(&b, 4);
+	REQUIRE_EQ(mana_model_get_mac(fb->m, 0, fr), 0);	/* B's vPort filter (hardware.md §16) */
+	CHECK_EQ(ep_send_type(a, fr, len), CQE_TX_OKAY);
+	fx_run(fb);
+	CHECK_EQ(ep_recv(&b, got, 4), 1);
+	ep_close(&b);
+	fx_close(fb);
+}
+
 /*
  * A pair to a device that does not exist yet: link down and TX counted
  * (tx_drop_link_down) until the far end connects; down again when it goes,
@@ -376,11 +393,10 @@ static void
 test_pair_pending(void)
 {
 	struct mana_model_config ca, cb;
-	struct pkt got[4];
 	char spec[64];
 	uint8_t fr[1600];
-	struct ep a, b;
 	struct fx fa, fb;
+	struct ep a;
 	uint32_t len;
 
 	fx_config(&ca, 1);
@@ -401,14 +417,7 @@ test_pair_pending(void)
 	CHECK_EQ(port_state(&fb, 0), IBV_PORT_ACTIVE);
 	fx_run(&fa);	/* A's engine retries and connects */
 	CHECK_EQ(port_state(&fa, 0), IBV_PORT_ACTIVE);
-	REQUIRE(ep_open(&b, &fb, 0));
-	ep_fill(&b, 4);
-	REQUIRE_EQ(mana_model_get_mac(fb.m, 0, fr), 0);	/* B's vPort filter (hardware.md §16) */
-	CHECK_EQ(ep_send_type(&a, fr, len), CQE_TX_OKAY);
-	fx_run(&fb);
-	CHECK_EQ(ep_recv(&b, got, 4), 1);
-	ep_close(&b);
-	fx_close(&fb);
+	far_end_receives(&fb, &a, fr, len);
 
 	fx_run(&fa);	/* the far end is gone */
 	CHECK_EQ(port_state(&fa, 0), IBV_PORT_DOWN);
@@ -418,14 +427,7 @@ test_pair_pending(void)
 	REQUIRE(fx_open_cfg(&fb, &cb, true));
 	fx_run(&fa);
 	CHECK_EQ(port_state(&fa, 0), IBV_PORT_ACTIVE);
-	REQUIRE(ep_open(&b, &fb, 0));
-	ep_fill(&b, 4);
-	REQUIRE_EQ(mana_model_get_mac(fb.m, 0, fr), 0);	/* B's vPort filter (hardware.md §16) */
-	CHECK_EQ(ep_send_type(&a, fr, len), CQE_TX_OKAY);
-	fx_run(&fb);
-	CHECK_EQ(ep_recv(&b, got, 4), 1);
-	ep_close(&b);
-	fx_close(&fb);
+	far_end_receives(&fb, &a, fr, len);
 	ep_close(&a);
 	fx_close(&fa);
 }
