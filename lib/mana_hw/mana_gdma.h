@@ -37,6 +37,10 @@
 #define GDMA_MIN_QUEUE_SIZE	4096
 #define GDMA_MAX_TX_SGE		30
 #define GDMA_MAX_RX_SGE		15
+/* LSO (hardware.md §3.5): headers alone in SGE 0, their length in last_vbytes (8 bits). */
+#define GDMA_LSO_MIN_SGE	2
+#define GDMA_LSO_MAX_HDR	255
+#define GDMA_LSO_MAX_MSS	GDMA_WQE_CLIENT_DATA_UNIT_MASK	/* 14 bits: 16383 */
 #define GDMA_QUEUE_OFFSET_MASK	0x7FFFFFFu	/* 27-bit BU index */
 #define GDMA_MAX_QUEUE_ENTRIES	256	/* rdma-core 44: cqe, max_wr, max_send_wr */
 
@@ -210,6 +214,7 @@ enum mana_cqe_type {
 	CQE_TX_VPORT_IDX_OUT_OF_RANGE	= 39,
 	CQE_TX_VPORT_DISABLED		= 40,
 	CQE_TX_VLAN_TAGGING_VIOLATION	= 41,
+	CQE_TX_GDMA_ERR			= 42,	/* corrupt WQE, the SQ stops (hardware.md §3.5) */
 };
 
 /* RX OOB, data[1] */

@@ -236,7 +236,7 @@ struct mana_model_port_stats {
 	uint64_t rx_drop_injected;
 	uint64_t rx_truncated;			/* CQE_RX_TRUNCATED completions */
 	uint64_t rx_coalesced_cqes;		/* type 2 CQEs written */
-	uint64_t tx_err[10];			/* CQE types 33..41 at [type - 32] */
+	uint64_t tx_err[11];			/* CQE types 33..42 at [type - 32] */
 	uint64_t tx_drop_link_down;
 	uint64_t db_rejected;			/* doorbell stores refused (hardware.md §14 #15) */
 	uint64_t queue_errors;			/* queues stopped for a protocol violation */

@@ -394,6 +394,7 @@ static const struct {
 	MODEL_CTR(rx_drop_injected), MODEL_CTR(rx_truncated), MODEL_CTR(rx_coalesced_cqes),
 	MODEL_TXERR(33), MODEL_TXERR(34), MODEL_TXERR(35), MODEL_TXERR(36), MODEL_TXERR(37),
 	MODEL_TXERR(38), MODEL_TXERR(39), MODEL_TXERR(40), MODEL_TXERR(41),
+	MODEL_TXERR(42),
 	MODEL_CTR(tx_drop_link_down), MODEL_CTR(db_rejected), MODEL_CTR(queue_errors),
 	MODEL_CTR(wire_gen_frames), MODEL_CTR(wire_sink_frames), MODEL_CTR(wire_sink_bytes),
 	MODEL_CTR(wire_sink_bad), MODEL_CTR(wire_sink_csum_ok), MODEL_CTR(wire_sink_vlan),

@@ -127,7 +127,7 @@ struct mana_txq_stats {
 	uint64_t packets;
 	uint64_t bytes;
 	uint64_t errors;
-	uint64_t err_type[10];		/* by CQE type 33..41 at [type - 32] */
+	uint64_t err_type[11];		/* by CQE type 33..42 at [type - 32] */
 	uint64_t mr_fail;
 	uint64_t too_many_segs;
 	uint64_t cq_overflow;

@@ -54,6 +54,7 @@ static const struct mana_xstat_def txq_stats[] = {
 static const char * const tx_err_names[] = {
 	"sa_drop", "mtu_drop", "invalid_oob", "invalid_eth_type", "hdr_processing_error",
 	"vf_disabled", "vport_idx_out_of_range", "vport_disabled", "vlan_tagging_violation",
+	"gdma_err",
 };
 
 static const struct mana_xstat_def dev_stats[] = {

@@ -134,7 +134,7 @@ tx_count_error(struct mana_txq *txq, uint32_t e, uint32_t type)
 {
 	tx_uncount(txq, e, e + 1);
 	txq->stats.errors++;
-	if (type > CQE_TX_OKAY && type <= CQE_TX_VLAN_TAGGING_VIOLATION)
+	if (type > CQE_TX_OKAY && type <= CQE_TX_GDMA_ERR)
 		txq->stats.err_type[type - CQE_TX_OKAY]++;
 }
 
