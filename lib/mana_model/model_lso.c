@@ -13,7 +13,9 @@
  * The checks run in the order of the table of §3.5 (the checks every SQ WQE
  * passes, model_tx.c, come first). SGE memory (§14 #18) is checked after the
  * rows that need only the SGL itself and before the headers are read: the
- * device cannot read headers an SGE does not reach. Vendor errors:
+ * device cannot read headers an SGE does not reach. What the table leaves
+ * open is decided as hardware.md §3.5 lists it ("What the table leaves
+ * open"). vendor_err: one model code per reason, below.
  */
 
 #include <string.h>
