@@ -254,6 +254,7 @@ struct mana_model {
 	uint32_t handle_ctr;
 	struct mm_rx_pending rxp;
 	uint8_t txbuf[MANA_MODEL_MAX_FRAME + 8];
+	char tx_why[160];		/* why the SQ of a CQE_TX_GDMA_ERR stops (model_lso.c) */
 	bool fatal;
 	bool wires_pending;		/* some pair wire not connected yet */
 	/* engine */

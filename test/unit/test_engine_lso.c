@@ -632,47 +632,51 @@ struct refusal {
 	bool ipv6, insert, tagged;
 	uint32_t payload, mss, mtu, nsge;
 	uint32_t type;
+	const char *why;	/* 42: in the device's last error (the log line) */
 };
 
 static const struct refusal refusals[] = {
-	{ "1 SGE", T_ONE_SGE, false, false, false, 3000, 1448, 0, 1, CQE_TX_GDMA_ERR },
+	{ "1 SGE", T_ONE_SGE, false, false, false, 3000, 1448, 0, 1, CQE_TX_GDMA_ERR,
+	  "LSO WQE with 1 SGE(s)" },
 	{ "last_vbytes off by one", T_VBYTES, false, false, false, 3000, 1448, 0, 1,
-	  CQE_TX_GDMA_ERR },
-	{ "last_vbytes 0", T_VBYTES_ZERO, true, false, false, 3000, 1448, 0, 1, CQE_TX_GDMA_ERR },
+	  CQE_TX_GDMA_ERR, "last_vbytes 53 is not SGE 0's size 54" },
+	{ "last_vbytes 0", T_VBYTES_ZERO, true, false, false, 3000, 1448, 0, 1, CQE_TX_GDMA_ERR,
+	  "last_vbytes 0 is not SGE 0's size 74" },
 	{ "headers split over 2 SGEs", T_HDR_SPLIT, false, false, false, 3000, 1448, 0, 2,
-	  CQE_TX_GDMA_ERR },
+	  CQE_TX_GDMA_ERR, "SGE 0 (34 bytes) ends inside the headers" },
 	{ "payload in SGE 0", T_HDR_PAYLOAD, false, false, false, 3000, 1448, 0, 1,
-	  CQE_TX_GDMA_ERR },
-	{ "no payload", T_NO_PAYLOAD, false, false, false, 3000, 1448, 0, 1, CQE_TX_GDMA_ERR },
+	  CQE_TX_GDMA_ERR, "holds 10 payload bytes after 54 bytes of headers" },
+	{ "no payload", T_NO_PAYLOAD, false, false, false, 3000, 1448, 0, 1, CQE_TX_GDMA_ERR,
+	  "SGEs 1..1 hold no payload" },
 	{ "SGE 0 only Ethernet", T_ETH_ONLY, true, false, false, 3000, 1448, 0, 1,
-	  CQE_TX_GDMA_ERR },
-	{ "MSS 0", T_MSS0, false, false, false, 3000, 1448, 0, 1, CQE_TX_INVALID_OOB },
+	  CQE_TX_GDMA_ERR, "SGE 0 (14 bytes) ends inside the headers" },
+	{ "MSS 0", T_MSS0, false, false, false, 3000, 1448, 0, 1, CQE_TX_INVALID_OOB, NULL },
 	{ "comp_tcp_csum 0", T_NO_TCP_CSUM, true, false, false, 3000, 1448, 0, 1,
-	  CQE_TX_INVALID_OOB },
+	  CQE_TX_INVALID_OOB, NULL },
 	{ "IPv4 comp_iphdr_csum 0", T_NO_IP_CSUM, false, false, false, 3000, 1448, 0, 1,
-	  CQE_TX_INVALID_OOB },
+	  CQE_TX_INVALID_OOB, NULL },
 	{ "comp_udp_csum 1", T_UDP_CSUM, false, false, false, 3000, 1448, 0, 1,
-	  CQE_TX_INVALID_OOB },
-	{ "UDP", T_UDP, false, false, false, 3000, 1448, 0, 1, CQE_TX_HDR_PROCESSING_ERROR },
-	{ "ARP", T_ARP, false, false, false, 3000, 1448, 0, 1, CQE_TX_HDR_PROCESSING_ERROR },
+	  CQE_TX_INVALID_OOB, NULL },
+	{ "UDP", T_UDP, false, false, false, 3000, 1448, 0, 1, CQE_TX_HDR_PROCESSING_ERROR, NULL },
+	{ "ARP", T_ARP, false, false, false, 3000, 1448, 0, 1, CQE_TX_HDR_PROCESSING_ERROR, NULL },
 	{ "IPv4 options", T_IP_OPT, false, false, false, 3000, 1448, 0, 1,
-	  CQE_TX_HDR_PROCESSING_ERROR },
+	  CQE_TX_HDR_PROCESSING_ERROR, NULL },
 	{ "IPv4 fragment", T_FRAG, false, false, false, 3000, 1448, 0, 1,
-	  CQE_TX_HDR_PROCESSING_ERROR },
+	  CQE_TX_HDR_PROCESSING_ERROR, NULL },
 	{ "IPv6 fragment header", T_IP6_FRAG, true, false, false, 3000, 1448, 0, 1,
-	  CQE_TX_HDR_PROCESSING_ERROR },
+	  CQE_TX_HDR_PROCESSING_ERROR, NULL },
 	{ "trans_off not the TCP offset", T_TRANS_OFF, false, false, false, 3000, 1448, 0, 1,
-	  CQE_TX_HDR_PROCESSING_ERROR },
+	  CQE_TX_HDR_PROCESSING_ERROR, NULL },
 	{ "65537 bytes", T_TOO_BIG, false, false, false, 65537 - 54, 8000, 9000, 8,
-	  CQE_TX_MTU_DROP },
+	  CQE_TX_MTU_DROP, NULL },
 	{ "segment over MTU", T_SEG_MTU, false, false, false, 3000, 1461, 0, 1,
-	  CQE_TX_MTU_DROP },
+	  CQE_TX_MTU_DROP, NULL },
 	{ "inserted tag: segment over MTU", T_SEG_MTU, false, true, false, 3000, 1461, 0, 1,
-	  CQE_TX_MTU_DROP },
+	  CQE_TX_MTU_DROP, NULL },
 	{ "MSS 16383 over MTU 9000", T_SEG_MTU, false, false, false, 20000, 16383, 9000, 2,
-	  CQE_TX_MTU_DROP },
+	  CQE_TX_MTU_DROP, NULL },
 	{ "VLAN insertion into tagged headers", T_VLAN_TAGGED, false, true, true, 3000, 1400,
-	  0, 1, CQE_TX_VLAN_TAGGING_VIOLATION },
+	  0, 1, CQE_TX_VLAN_TAGGING_VIOLATION, NULL },
 };
 
 /*
@@ -711,6 +715,9 @@ test_lso_refusals(void)
 		CHECK_EQ(st.tx_lso_segments, st0.tx_lso_segments);
 		if (r->type == CQE_TX_GDMA_ERR) {
 			CHECK_EQ(st.queue_errors - st0.queue_errors, 1);
+			CHECK_MSG(strstr(mana_model_last_error(h.f.m), r->why) != NULL,
+				  "last error \"%s\" does not say \"%s\"",
+				  mana_model_last_error(h.f.m), r->why);
 			/* the queue is disabled: no later WQE is processed */
 			h_tx(&h, fr, len, NULL, false);
 			fx_run(&h.f);
