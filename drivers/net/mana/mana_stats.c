@@ -66,6 +66,7 @@ static const struct mana_xstat_def dev_stats[] = {
 	DEV_STAT(wire_gen_frames), DEV_STAT(wire_sink_frames), DEV_STAT(wire_sink_bytes),
 	DEV_STAT(wire_sink_bad), DEV_STAT(wire_sink_csum_ok), DEV_STAT(wire_sink_vlan),
 	DEV_STAT(wire_drops), DEV_STAT(rx_drop_runt), DEV_STAT(rx_drop_filter),
+	DEV_STAT(tx_lso_wqes), DEV_STAT(tx_lso_segments),
 };
 
 #define U64_AT(p, off)	(*(const uint64_t *)((const char *)(p) + (off)))
