@@ -12,6 +12,19 @@
  * packet that cannot be posted (ring full, more segments than SGEs, memory
  * not registered): the return value always counts the first packets taken.
  *
+ * TSO (RTE_MBUF_F_TX_TCP_SEG, never on the fast path): one LSO WQE per
+ * packet (hardware.md §3.5): client_oob_in_sgl, MSS in client_data_unit,
+ * SGE 0 exactly the l2 + l3 + l4 header bytes (also in last_vbytes), a first
+ * segment holding more split into two SGEs, TCP and IPv4 header checksums
+ * on. A TSO packet the burst cannot express so (prepare skipped) stops the
+ * burst like one with too many segments: the device never sees a malformed
+ * LSO WQE (its CQE_TX_GDMA_ERR would stop the queue). opackets/obytes count
+ * the mbuf (pkt_len), not the segments on the wire.
+ *
+ * tx_prepare (mana_tx_prepare.c) refuses what the device would not do or
+ * would fail, counts the refusal per queue by reason (xstats) and says why in
+ * one debug-level line.
+ *
  * Checksum offload: the device completes a TCP/UDP checksum whose field holds
  * the pseudo-header checksum (hardware.md §3.5). tx_burst never writes packet
  * data: the application calls rte_eth_tx_prepare() (mana_tx_prepare seeds
@@ -44,9 +57,9 @@
 
 #include <rte_io.h>
 #include <rte_mbuf.h>
-#include <rte_net.h>
 
 #include "mana_ethdev.h"
+#include "mana_tx_lso.h"
 
 #define MANA_TX_WQE_OFF_MASK	MANA_TXCQE_WQE_OFFSET_MASK
 /* Anything in ol_flags that keeps a packet off the fast path (no OOB fields, lkey by pool). */
@@ -299,52 +312,77 @@ tx_write_oob(const struct mana_txq *txq, const struct rte_mbuf *m, uint32_t *oob
 	return GDMA_OOB_SIZE_LARGE;
 }
 
+/* One SGE at byte offset off of the SQ (the SGL may wrap to the ring start at any SGE). */
+static __rte_always_inline void
+tx_sge(struct mana_txq *txq, uint32_t off, uintptr_t addr, uint32_t lkey, uint32_t len)
+{
+	struct gdma_sge *sge = (struct gdma_sge *)(txq->sq_buf + (off & txq->sq_mask));
+
+	sge->address = addr;
+	sge->mem_key = lkey;
+	sge->size = len;
+}
+
 /*
- * Write the WQE of m at the producer head (any packet: offloads, VLAN, chains).
+ * Write the WQE of m, nsge SGEs, at the producer head. lso (a constant at
+ * each call) makes it an LSO WQE whose SGE 0 is the hdr bytes of headers
+ * alone (hardware.md §3.5): a first segment holding more takes two SGEs.
  * Nothing becomes visible to the device before the doorbell, so a failure
  * leaves the ring as it was. Returns the WQE's OOB dword 0 (for the
  * suppression fix-up) or NULL.
  */
-static __rte_noinline uint32_t *
-tx_post(struct mana_txq *txq, struct rte_mbuf *m)
+static __rte_always_inline uint32_t *
+tx_post_wqe(struct mana_txq *txq, struct rte_mbuf *m, uint32_t nsge, bool lso, uint32_t hdr)
 {
 	bool lng = txq->long_oob_only || (m->ol_flags & RTE_MBUF_F_TX_VLAN);
-	uint32_t nseg = m->nb_segs, oob_size = lng ? GDMA_OOB_SIZE_LARGE : GDMA_OOB_SIZE_SMALL;
-	uint32_t wqe_bu = gdma_wqe_size(oob_size, nseg) >> GDMA_WQE_BU_SHIFT;
-	uint32_t base = txq->sq_head << GDMA_WQE_BU_SHIFT, off, lkey;
+	uint32_t oob_size = lng ? GDMA_OOB_SIZE_LARGE : GDMA_OOB_SIZE_SMALL;
+	uint32_t wqe_bu = gdma_wqe_size(oob_size, nsge) >> GDMA_WQE_BU_SHIFT;
+	uint32_t base = txq->sq_head << GDMA_WQE_BU_SHIFT, off, lkey, len, dw1;
 	uint8_t *wqe = txq->sq_buf + (base & txq->sq_mask);
 	struct mana_tx_desc *d;
-	struct gdma_sge *sge;
 	struct rte_mbuf *seg;
+	uint32_t *oob;
+	uintptr_t addr;
 
-	if (unlikely(nseg > txq->max_sge)) {
-		txq->stats.too_many_segs++;
-		return NULL;
-	}
 	if (txq->desc_head - txq->desc_tail == txq->nb_desc ||
 	    txq->sq_bu - (txq->sq_head - txq->sq_tail) < wqe_bu)
 		return NULL;
 	off = base + GDMA_WQE_HDR_SIZE + oob_size;
 	for (seg = m; seg != NULL; seg = seg->next, off += GDMA_SGE_SIZE) {
-		uintptr_t addr = rte_pktmbuf_mtod(seg, uintptr_t);
-
-		lkey = tx_lkey(txq, seg, addr, seg->data_len);
+		addr = rte_pktmbuf_mtod(seg, uintptr_t);
+		len = seg->data_len;
+		lkey = tx_lkey(txq, seg, addr, len);
 		if (unlikely(lkey == MANA_MR_LKEY_INVALID)) {
 			txq->stats.mr_fail++;
 			return NULL;
 		}
-		/* The SGL may wrap to the start of the ring at any SGE boundary. */
-		sge = (struct gdma_sge *)(txq->sq_buf + (off & txq->sq_mask));
-		sge->address = addr;
-		sge->mem_key = lkey;
-		sge->size = seg->data_len;
+		if (lso && seg == m && len > hdr) {
+			/* The headers alone, then the rest of the first segment. */
+			tx_sge(txq, off, addr, lkey, hdr);
+			off += GDMA_SGE_SIZE;
+			addr += hdr;
+			len -= hdr;
+		}
+		tx_sge(txq, off, addr, lkey, len);
 	}
 	/* Header + OOB (<= 32 B) start on a BU boundary and never wrap. */
-	((uint32_t *)wqe)[0] = 0;
-	((uint32_t *)wqe)[1] = GDMA_SET(GDMA_WQE_NUM_SGE, nseg) |
-		GDMA_SET(GDMA_WQE_OOB_DIV4, oob_size / 4);
-	tx_write_oob(txq, m, (uint32_t *)(wqe + GDMA_WQE_HDR_SIZE), lng);
-	if (nseg > 1)
+	dw1 = GDMA_SET(GDMA_WQE_NUM_SGE, nsge) | GDMA_SET(GDMA_WQE_OOB_DIV4, oob_size / 4);
+	oob = (uint32_t *)(wqe + GDMA_WQE_HDR_SIZE);
+	tx_write_oob(txq, m, oob, lng);
+	if (lso) {
+		((uint32_t *)wqe)[0] = GDMA_SET(GDMA_WQE_LAST_VBYTES, hdr);
+		((uint32_t *)wqe)[1] = dw1 | GDMA_SET(GDMA_WQE_OOB_IN_SGL, 1) |
+			GDMA_SET(GDMA_WQE_CLIENT_DATA_UNIT, m->tso_segsz);
+		/* TCP checksum always, the IPv4 header's too; never UDP. */
+		oob[0] = (oob[0] & ~GDMA_SET(MANA_TX_COMP_UDP_CSUM, 1)) |
+			GDMA_SET(MANA_TX_COMP_TCP_CSUM, 1) |
+			GDMA_SET(MANA_TX_COMP_IPHDR_CSUM, !!(m->ol_flags & RTE_MBUF_F_TX_IPV4));
+		txq->stats.tso_packets++;
+	} else {
+		((uint32_t *)wqe)[0] = 0;
+		((uint32_t *)wqe)[1] = dw1;
+	}
+	if (m->nb_segs > 1)
 		txq->chain_end = txq->desc_head + 1;
 	txq->mbufs[txq->desc_head & txq->desc_mask] = m;
 	txq->sq_head += wqe_bu;
@@ -354,7 +392,38 @@ tx_post(struct mana_txq *txq, struct rte_mbuf *m)
 	d->bytes = (txq->bytes_posted & MANA_TX_DESC_BYTES) |
 		(txq->suppress ? 0 : MANA_TX_DESC_SIG);
 	txq->desc_head++;
-	return (uint32_t *)(wqe + GDMA_WQE_HDR_SIZE);
+	return oob;
+}
+
+/* m asks for TSO: an LSO WQE, or NULL (counted) when it cannot be one. */
+static __rte_noinline uint32_t *
+tx_post_lso(struct mana_txq *txq, struct rte_mbuf *m)
+{
+	enum mana_tx_prep_reason r;
+	uint32_t nsge = 0;
+
+	r = mana_tx_lso_layout(txq, m, &nsge);
+	if (unlikely(r != MANA_TX_PREP_OK)) {
+		if (r == MANA_TX_PREP_SEGS)
+			txq->stats.too_many_segs++;
+		else
+			txq->stats.tso_bad++;
+		return NULL;
+	}
+	return tx_post_wqe(txq, m, nsge, true, m->l2_len + m->l3_len + m->l4_len);
+}
+
+/* Any packet the fast path does not take: offloads, VLAN, chains, TSO. */
+static __rte_noinline uint32_t *
+tx_post(struct mana_txq *txq, struct rte_mbuf *m)
+{
+	if (unlikely(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG))
+		return tx_post_lso(txq, m);
+	if (unlikely(m->nb_segs > txq->max_sge)) {
+		txq->stats.too_many_segs++;
+		return NULL;
+	}
+	return tx_post_wqe(txq, m, m->nb_segs, false, 0);
 }
 
 static inline uint32_t
@@ -495,46 +564,6 @@ mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	rte_write64_relaxed(gdma_db_wq(txq->sq_id, txq->sq_head),
 			    txq->db_page + GDMA_DB_OFFSET_SQ);
 	return nb;
-}
-
-uint16_t
-mana_tx_prepare(void *q, struct rte_mbuf **pkts, uint16_t n)
-{
-	struct mana_txq *txq = q;
-	struct rte_mbuf *m;
-	uint16_t i;
-	int ret;
-
-	for (i = 0; i < n; i++) {
-		m = pkts[i];
-		if (m->nb_segs > txq->max_sge) {
-			rte_errno = EINVAL;
-			return i;
-		}
-		if ((m->ol_flags & RTE_MBUF_F_TX_OFFLOAD_MASK & ~MANA_TX_OL_FLAGS) ||
-		    (m->ol_flags & RTE_MBUF_F_TX_L4_MASK) == RTE_MBUF_F_TX_SCTP_CKSUM) {
-			rte_errno = ENOTSUP;
-			return i;
-		}
-		if ((uint32_t)m->l2_len + m->l3_len > MANA_TX_TRANS_OFF_MASK) {
-			rte_errno = EINVAL;
-			return i;
-		}
-#ifdef RTE_ETHDEV_DEBUG_TX
-		ret = rte_validate_tx_offload(m);
-		if (ret != 0) {
-			rte_errno = -ret;
-			return i;
-		}
-#endif
-		/* Pseudo-header checksum into the L4 field, IPv4 checksum zeroed. */
-		ret = rte_net_intel_cksum_prepare(m);
-		if (ret != 0) {
-			rte_errno = -ret;
-			return i;
-		}
-	}
-	return i;
 }
 
 int
