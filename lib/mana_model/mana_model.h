@@ -249,6 +249,8 @@ struct mana_model_port_stats {
 	uint64_t wire_sink_vlan;		/* sink frames carrying an 802.1Q tag */
 	uint64_t rx_drop_runt;			/* shorter than an Ethernet header (14 B) */
 	uint64_t rx_drop_filter;		/* unicast to another MAC (hardware.md §16) */
+	uint64_t tx_lso_wqes;			/* LSO WQEs completed OK (hardware.md §3.5) */
+	uint64_t tx_lso_segments;		/* frames they put on the wire (in tx_frames) */
 };
 int mana_model_port_stats(const struct mana_model *m, unsigned int port,
 			  struct mana_model_port_stats *st);

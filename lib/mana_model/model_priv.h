@@ -53,13 +53,17 @@
 /*
  * WQE header dword 1 bits no Ethernet WQE of this project may set (LSO OOB in
  * SGL, credits, fence, reserved, LSO data unit, check_sn, sgl_direct):
- * hardware.md §3.2, §14 #17. Checked on SQ and RQ WQEs alike.
+ * hardware.md §3.2, §14 #17. Checked on SQ and RQ WQEs alike, except that an
+ * SQ WQE with client_oob_in_sgl is an LSO WQE and may carry its MSS in
+ * client_data_unit (MM_WQE_DW1_LSO_OK, hardware.md §3.5).
  */
 #define MM_WQE_DW1_BAD	(GDMA_SET(GDMA_WQE_OOB_IN_SGL, 1) | \
 			 GDMA_SET(GDMA_WQE_CONSUME_CREDIT, 1) | \
 			 GDMA_SET(GDMA_WQE_FENCE, 1) | GDMA_WQE_DW1_RSVD_MASK | \
 			 GDMA_SET(GDMA_WQE_CLIENT_DATA_UNIT, GDMA_WQE_CLIENT_DATA_UNIT_MASK) | \
 			 GDMA_SET(GDMA_WQE_CHECK_SN, 1) | GDMA_SET(GDMA_WQE_SGL_DIRECT, 1))
+#define MM_WQE_DW1_LSO_OK	(GDMA_SET(GDMA_WQE_OOB_IN_SGL, 1) | \
+				 GDMA_SET(GDMA_WQE_CLIENT_DATA_UNIT, GDMA_WQE_CLIENT_DATA_UNIT_MASK))
 
 struct mm_ctx;
 struct mm_cq;
@@ -338,8 +342,29 @@ bool mm_ring_doorbell(struct mana_model *m, struct mm_ring *r, unsigned int port
 void mm_ring_error(struct mana_model *m, struct mm_ring *r, unsigned int port, const char *what,
 		   uint32_t id, const char *why);
 
+/* One SQ WQE being processed (model_tx.c, model_lso.c). */
+struct mm_tx_wqe {
+	uint32_t off;		/* byte offset of the WQE in the ring */
+	uint32_t nsge;
+	uint32_t oob_size;
+	uint32_t dw0, dw1;	/* DMA OOB header (hardware.md §3.2) */
+	uint32_t oob[6];	/* inline OOB, zero padded to 24 bytes */
+	uint32_t verr;
+	const char *why;	/* CQE_TX_GDMA_ERR: why the SQ stops */
+};
+
 /* model_tx.c */
 unsigned int mm_tx_process(struct mana_model *m, struct mm_qp *qp);
+/* SGE i of a WQE (the SGL may wrap to the ring start). */
+const struct gdma_sge *mm_tx_sge(const struct mm_qp *qp, const struct mm_tx_wqe *w, uint32_t i);
+/* Check an SGE against the MRs of the queue's PD (§14 #18); a CQE type, *data where it is. */
+uint32_t mm_tx_sge_map(struct mana_model *m, const struct mm_qp *qp, struct mm_tx_wqe *w,
+		       const struct gdma_sge *sge, const uint8_t **data);
+/* Put one frame on the port's wire and count it. */
+void mm_tx_emit(struct mana_model *m, struct mm_qp *qp, const uint8_t *frame, uint32_t len);
+
+/* model_lso.c: segment an LSO WQE (hardware.md §3.5); returns its CQE type. */
+uint32_t mm_lso_send(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w);
 
 /* model_rx.c */
 void mm_rx_flush(struct mana_model *m);

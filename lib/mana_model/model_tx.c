@@ -21,6 +21,9 @@
  * short OOB: 512 bytes) completes with 35 and processing goes on. A WQE whose
  * size cannot be known (OOB size code not 2/6, or larger than 512 bytes)
  * completes with 35 and then stops the SQ: its successors cannot be found.
+ * An LSO WQE (client_oob_in_sgl, hardware.md §3.5) goes to model_lso.c once
+ * the checks common to every WQE passed; a malformed LSO SGL completes with
+ * 42 GDMA_ERR and stops the SQ.
  */
 
 #include <string.h>
@@ -33,7 +36,7 @@
 #define MM_VLAN_HLEN	4
 #define MM_ETH_P_8021Q	0x8100
 
-/* Vendor error codes of the model (nonzero, hardware.md §14 #18). */
+/* Vendor error codes of the model (nonzero, hardware.md §14 #18); LSO: 0x30.. (model_lso.c). */
 enum mm_tx_verr {
 	MM_VERR_HDR_RSVD = 1,	/* reserved / unsupported header bits */
 	MM_VERR_NO_SGE,		/* num_sge 0 */
@@ -52,25 +55,20 @@ enum mm_tx_verr {
 	MM_VERR_CSUM,		/* offload impossible for this frame */
 };
 
-struct mm_tx_wqe {
-	uint32_t off;		/* byte offset of the WQE in the ring */
-	uint32_t nsge;
-	uint32_t oob_size;
-	uint32_t oob[6];	/* inline OOB, zero padded to 24 bytes */
-	uint32_t verr;
-};
-
 /* Header and OOB checks (#17, #19); returns a CQE type. */
 static uint32_t
-mm_tx_check_oob(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32_t dw0,
-		uint32_t dw1)
+mm_tx_check_oob(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w)
 {
 	bool lng = w->oob_size == GDMA_OOB_SIZE_LARGE;
+	bool lso = GDMA_GET(w->dw1, GDMA_WQE_OOB_IN_SGL) != 0;
 	uint32_t vp;
 
-	if (dw0 != 0 || (dw1 & MM_WQE_DW1_BAD) != 0)
+	/* last_vbytes and the MSS only in an LSO WQE (hardware.md §3.2, §3.5). */
+	if ((w->dw0 & (lso ? GDMA_WQE_DW0_RSVD_MASK : UINT32_MAX)) != 0 ||
+	    (w->dw1 & MM_WQE_DW1_BAD & (lso ? ~MM_WQE_DW1_LSO_OK : UINT32_MAX)) != 0)
 		return w->verr = MM_VERR_HDR_RSVD, CQE_TX_INVALID_OOB;
-	if (w->nsge == 0)
+	/* An LSO WQE with fewer than 2 SGEs is a corrupt one (42, model_lso.c). */
+	if (w->nsge == 0 && !lso)
 		return w->verr = MM_VERR_NO_SGE, CQE_TX_INVALID_OOB;
 	if (GDMA_GET(w->oob[0], MANA_TX_PKT_FMT) !=
 	    (lng ? MANA_TX_PKT_FMT_LONG : MANA_TX_PKT_FMT_SHORT))
@@ -90,6 +88,35 @@ mm_tx_check_oob(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uin
 	return CQE_TX_OKAY;
 }
 
+const struct gdma_sge *
+mm_tx_sge(const struct mm_qp *qp, const struct mm_tx_wqe *w, uint32_t i)
+{
+	const struct mm_ring *r = &qp->sq;
+	uint32_t sgl = w->off + GDMA_WQE_HDR_SIZE + w->oob_size;
+
+	/* The SGL may wrap to the ring start at any 16-byte boundary. */
+	return (const struct gdma_sge *)(const void *)
+		(r->buf + ((sgl + GDMA_SGE_SIZE * i) & (r->size - 1)));
+}
+
+uint32_t
+mm_tx_sge_map(struct mana_model *m, const struct mm_qp *qp, struct mm_tx_wqe *w,
+	      const struct gdma_sge *sge, const uint8_t **data)
+{
+	uint64_t addr = sge->address;
+	uint32_t size = sge->size;
+	struct mm_mr *mr = mm_mr_lookup(m, sge->mem_key);
+
+	if (mr == NULL)
+		return w->verr = MM_VERR_LKEY, CQE_TX_HDR_PROCESSING_ERROR;
+	if (mr->pd != qp->pd->base)
+		return w->verr = MM_VERR_PD, CQE_TX_HDR_PROCESSING_ERROR;
+	if (addr < mr->start || addr > mr->end || size > mr->end - addr)
+		return w->verr = MM_VERR_BOUNDS, CQE_TX_HDR_PROCESSING_ERROR;
+	*data = (const uint8_t *)(uintptr_t)addr;
+	return CQE_TX_OKAY;
+}
+
 /*
  * Check the SGL (#18) and gather it into m->txbuf; returns a CQE type, *len
  * the frame length and *frame where it is. A single SGE whose frame the
@@ -100,32 +127,24 @@ static uint32_t
 mm_tx_gather(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, bool rewrite,
 	     const uint8_t **frame, uint32_t *len)
 {
-	const struct mm_ring *r = &qp->sq;
-	uint32_t sgl = w->off + GDMA_WQE_HDR_SIZE + w->oob_size;
 	uint32_t total = 0;
 
 	for (uint32_t i = 0; i < w->nsge; i++) {
-		/* The SGL may wrap to the ring start at any 16-byte boundary. */
-		const struct gdma_sge *sge = (const struct gdma_sge *)(const void *)
-			(r->buf + ((sgl + GDMA_SGE_SIZE * i) & (r->size - 1)));
-		uint64_t addr = sge->address;
+		const struct gdma_sge *sge = mm_tx_sge(qp, w, i);
 		uint32_t size = sge->size;
-		struct mm_mr *mr = mm_mr_lookup(m, sge->mem_key);
+		const uint8_t *data = NULL;
+		uint32_t type = mm_tx_sge_map(m, qp, w, sge, &data);
 
-		if (mr == NULL)
-			return w->verr = MM_VERR_LKEY, CQE_TX_HDR_PROCESSING_ERROR;
-		if (mr->pd != qp->pd->base)
-			return w->verr = MM_VERR_PD, CQE_TX_HDR_PROCESSING_ERROR;
-		if (addr < mr->start || addr > mr->end || size > mr->end - addr)
-			return w->verr = MM_VERR_BOUNDS, CQE_TX_HDR_PROCESSING_ERROR;
+		if (type != CQE_TX_OKAY)
+			return type;
 		if (size > MANA_MODEL_MAX_FRAME - total)
 			return CQE_TX_MTU_DROP;
 		if (w->nsge == 1 && !rewrite) {
-			*frame = (const uint8_t *)(uintptr_t)addr;
+			*frame = data;
 			*len = size;
 			return CQE_TX_OKAY;
 		}
-		memcpy(m->txbuf + total, (const void *)(uintptr_t)addr, size);
+		memcpy(m->txbuf + total, data, size);
 		total += size;
 	}
 	*frame = m->txbuf;
@@ -200,16 +219,29 @@ mm_tx_offload(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, const
 	return CQE_TX_OKAY;
 }
 
+void
+mm_tx_emit(struct mana_model *m, struct mm_qp *qp, const uint8_t *frame, uint32_t len)
+{
+	struct mm_port *p = &m->port[qp->port];
+
+	if (p->wire != NULL && p->wire->ops->tx != NULL)
+		p->wire->ops->tx(p->wire, frame, len);
+	p->st.tx_frames++;
+	p->st.tx_bytes += len;
+	qp->qst.frames++;
+	qp->qst.bytes += len;
+	m->frames++;
+}
+
 /* Process one WQE whose size is known; returns its CQE type. */
 static uint32_t
-mm_tx_one(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32_t dw0,
-	  uint32_t dw1)
+mm_tx_one(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w)
 {
 	struct mm_port *p = &m->port[qp->port];
 	const uint8_t *frame = NULL;
 	uint32_t type, len = 0;
 
-	type = mm_tx_check_oob(m, qp, w, dw0, dw1);
+	type = mm_tx_check_oob(m, qp, w);
 	if (type != CQE_TX_OKAY)
 		return type;
 	if (p->tx_err_n != 0) {
@@ -220,18 +252,14 @@ mm_tx_one(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32_t 
 		p->st.tx_drop_link_down++;
 		return CQE_TX_VPORT_DISABLED;
 	}
+	if (GDMA_GET(w->dw1, GDMA_WQE_OOB_IN_SGL) != 0)
+		return mm_lso_send(m, qp, w);
 	type = mm_tx_gather(m, qp, w, mm_tx_rewrites(w), &frame, &len);
 	if (type == CQE_TX_OKAY)
 		type = mm_tx_offload(m, qp, w, frame, &len);
 	if (type != CQE_TX_OKAY)
 		return type;
-	if (p->wire != NULL && p->wire->ops->tx != NULL)
-		p->wire->ops->tx(p->wire, frame, len);
-	p->st.tx_frames++;
-	p->st.tx_bytes += len;
-	qp->qst.frames++;
-	qp->qst.bytes += len;
-	m->frames++;
+	mm_tx_emit(m, qp, frame, len);
 	return CQE_TX_OKAY;
 }
 
@@ -273,11 +301,13 @@ mm_tx_process(struct mana_model *m, struct mm_qp *qp)
 		uint32_t avail = r->tail - (r->cons_bu << GDMA_WQE_BU_SHIFT);
 		struct mm_tx_wqe w = { .off = (r->cons_bu << GDMA_WQE_BU_SHIFT) & (r->size - 1) };
 		const uint32_t *hdr = (const uint32_t *)(const void *)(r->buf + w.off);
-		uint32_t dw0 = hdr[0], dw1 = hdr[1], div4, size, type;
+		uint32_t div4, size, type;
 		bool known;
 
-		w.nsge = GDMA_GET(dw1, GDMA_WQE_NUM_SGE);
-		div4 = GDMA_GET(dw1, GDMA_WQE_OOB_DIV4);
+		w.dw0 = hdr[0];
+		w.dw1 = hdr[1];
+		w.nsge = GDMA_GET(w.dw1, GDMA_WQE_NUM_SGE);
+		div4 = GDMA_GET(w.dw1, GDMA_WQE_OOB_DIV4);
 		w.oob_size = div4 == GDMA_WQE_OOB_DIV4_LARGE ? GDMA_OOB_SIZE_LARGE :
 							       GDMA_OOB_SIZE_SMALL;
 		size = gdma_wqe_size(w.oob_size, w.nsge);
@@ -302,10 +332,15 @@ mm_tx_process(struct mana_model *m, struct mm_qp *qp)
 		}
 		/* Header + OOB never wrap: a WQE starts on a BU boundary. */
 		memcpy(w.oob, hdr + 2, w.oob_size);
-		type = mm_tx_one(m, qp, &w, dw0, dw1);
+		type = mm_tx_one(m, qp, &w);
 		mm_tx_complete(m, qp, r->cons_bu, type, w.verr,
 			       GDMA_GET(w.oob[0], MANA_TX_SUPPRESS_CQE) != 0);
 		r->cons_bu += size >> GDMA_WQE_BU_SHIFT;
+		if (type == CQE_TX_GDMA_ERR) {
+			/* A corrupt WQE disables the queue (hardware.md §3.5, §14 #32). */
+			mm_ring_error(m, r, qp->port, "SQ", qp->sq_id, w.why);
+			break;
+		}
 	}
 	return n;
 }

@@ -399,6 +399,7 @@ static const struct {
 	MODEL_CTR(wire_gen_frames), MODEL_CTR(wire_sink_frames), MODEL_CTR(wire_sink_bytes),
 	MODEL_CTR(wire_sink_bad), MODEL_CTR(wire_sink_csum_ok), MODEL_CTR(wire_sink_vlan),
 	MODEL_CTR(rx_drop_runt), MODEL_CTR(rx_drop_filter),
+	MODEL_CTR(tx_lso_wqes), MODEL_CTR(tx_lso_segments),
 };
 
 int

@@ -130,8 +130,14 @@ mana_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->tx_desc_lim.nb_max = priv->max_desc;
 	info->tx_desc_lim.nb_min = MANA_MIN_DESC;
 	info->tx_desc_lim.nb_align = MANA_MIN_DESC;
-	info->tx_desc_lim.nb_seg_max = priv->max_tx_sge;
-	info->tx_desc_lim.nb_mtu_seg_max = priv->max_tx_sge;
+	/*
+	 * With TSO configured a first segment holding headers and payload takes
+	 * two SGEs (SGE 0 is the headers alone, hardware.md §3.5): one segment
+	 * fewer is what every packet may have.
+	 */
+	info->tx_desc_lim.nb_seg_max = priv->max_tx_sge -
+		!!(dev->data->dev_conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_TCP_TSO);
+	info->tx_desc_lim.nb_mtu_seg_max = info->tx_desc_lim.nb_seg_max;
 	info->default_rxportconf.ring_size = priv->max_desc;
 	info->default_txportconf.ring_size = priv->max_desc;
 	info->default_rxportconf.nb_queues = 1;
@@ -358,10 +364,12 @@ static int
 mana_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_burst_mode *mode)
 {
 	struct mana_priv *priv = mana_priv(dev);
+	const struct mana_txq *txq = dev->data->tx_queues[qid];
+	uint64_t ol = txq != NULL ? txq->offloads : dev->data->dev_conf.txmode.offloads;
 
-	RTE_SET_USED(qid);
-	snprintf(mode->info, sizeof(mode->info), "Scalar, CQE suppression %s",
-		 priv->tx_cqe_suppress ? "on" : "off");
+	snprintf(mode->info, sizeof(mode->info), "Scalar, CQE suppression %s%s",
+		 priv->tx_cqe_suppress ? "on" : "off",
+		 ol & RTE_ETH_TX_OFFLOAD_TCP_TSO ? ", TSO" : "");
 	return 0;
 }
 

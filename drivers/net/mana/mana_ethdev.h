@@ -41,11 +41,14 @@
 
 #define MANA_TX_OFFLOADS (RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | \
 			  RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM | \
-			  RTE_ETH_TX_OFFLOAD_VLAN_INSERT | RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
+			  RTE_ETH_TX_OFFLOAD_VLAN_INSERT | RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE | \
+			  RTE_ETH_TX_OFFLOAD_TCP_TSO)
 #define MANA_RX_OFFLOADS (RTE_ETH_RX_OFFLOAD_CHECKSUM | RTE_ETH_RX_OFFLOAD_RSS_HASH | \
 			  RTE_ETH_RX_OFFLOAD_VLAN_STRIP)
 #define MANA_TX_OL_FLAGS (RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6 | RTE_MBUF_F_TX_IP_CKSUM | \
-			  RTE_MBUF_F_TX_L4_MASK | RTE_MBUF_F_TX_VLAN)
+			  RTE_MBUF_F_TX_L4_MASK | RTE_MBUF_F_TX_VLAN | RTE_MBUF_F_TX_TCP_SEG)
+/* Largest TSO packet, headers included (hardware.md §3.5: Linux's GSO_MAX_SIZE). */
+#define MANA_TSO_MAX_LEN	65536
 
 /* ---- devargs (mana_devargs.c) --------------------------------------- */
 
@@ -123,6 +126,28 @@ struct mana_rxq_stats {
 	uint64_t mr_fail;
 };
 
+/*
+ * Why tx_prepare refused a packet (mana_tx.c): counted per queue, each with
+ * one rte_errno and one debug log line.
+ */
+enum mana_tx_prep_reason {
+	MANA_TX_PREP_OK,
+	MANA_TX_PREP_SEGS,	/* more SGEs than the queue has */
+	MANA_TX_PREP_OFFLOAD,	/* an offload flag the device does not offer */
+	MANA_TX_PREP_FLAGS,	/* flags inconsistent (rte_validate_tx_offload, debug builds) */
+	MANA_TX_PREP_L2L3_LEN,	/* l2_len + l3_len over trans_off's 10 bits */
+	MANA_TX_PREP_HDR_SPLIT,	/* headers not all in the first segment */
+	MANA_TX_PREP_MSS,	/* TSO: tso_segsz 0 or over 14 bits */
+	MANA_TX_PREP_MSS_MTU,	/* TSO: headers + tso_segsz over the MTU */
+	MANA_TX_PREP_HDR_LEN,	/* TSO: headers over 255 bytes (last_vbytes) */
+	MANA_TX_PREP_HDR_BAD,	/* TSO: l3_len / l4_len disagree with the packet */
+	MANA_TX_PREP_L3,	/* TSO: not one of IPv4/IPv6, or an IPv4 fragment */
+	MANA_TX_PREP_L3_OPT,	/* TSO: IPv4 options or IPv6 extension headers */
+	MANA_TX_PREP_L4,	/* TSO: not TCP */
+	MANA_TX_PREP_LEN,	/* TSO: no payload, or over MANA_TSO_MAX_LEN */
+	MANA_TX_PREP_NB,
+};
+
 struct mana_txq_stats {
 	uint64_t packets;
 	uint64_t bytes;
@@ -132,6 +157,9 @@ struct mana_txq_stats {
 	uint64_t too_many_segs;
 	uint64_t cq_overflow;
 	uint64_t bad_cqe;		/* CQE not matching any outstanding WQE */
+	uint64_t tso_packets;		/* LSO WQEs posted */
+	uint64_t tso_bad;		/* burst stopped at a TSO packet it cannot express */
+	uint64_t prep[MANA_TX_PREP_NB];	/* tx_prepare refusals by reason ([0] unused) */
 };
 
 /* Coalesced RX CQE being consumed, kept across bursts (hardware.md §4.5). */
@@ -388,6 +416,8 @@ uint16_t mana_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t n);
 int mana_tx_done_cleanup(void *txq, uint32_t free_cnt);
 int mana_tx_descriptor_status(void *txq, uint16_t offset);
 void mana_tx_drop_inflight(struct mana_txq *txq);
+/* xstat name suffix of each tx_prepare refusal reason ([0]: NULL). */
+extern const char * const mana_tx_prep_names[MANA_TX_PREP_NB];
 
 /* mana_txq.c */
 int mana_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,

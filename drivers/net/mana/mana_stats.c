@@ -48,6 +48,7 @@ static const struct mana_xstat_def rxq_stats[] = {
 static const struct mana_xstat_def txq_stats[] = {
 	TXQ_STAT(packets), TXQ_STAT(bytes), TXQ_STAT(errors), TXQ_STAT(mr_fail),
 	TXQ_STAT(too_many_segs), TXQ_STAT(cq_overflow), TXQ_STAT(bad_cqe),
+	TXQ_STAT(tso_packets), TXQ_STAT(tso_bad),
 };
 
 /* TX error CQE types 33..41 (hardware.md §4.3). */
@@ -65,6 +66,7 @@ static const struct mana_xstat_def dev_stats[] = {
 	DEV_STAT(wire_gen_frames), DEV_STAT(wire_sink_frames), DEV_STAT(wire_sink_bytes),
 	DEV_STAT(wire_sink_bad), DEV_STAT(wire_sink_csum_ok), DEV_STAT(wire_sink_vlan),
 	DEV_STAT(wire_drops), DEV_STAT(rx_drop_runt), DEV_STAT(rx_drop_filter),
+	DEV_STAT(tx_lso_wqes), DEV_STAT(tx_lso_segments),
 };
 
 #define U64_AT(p, off)	(*(const uint64_t *)((const char *)(p) + (off)))
@@ -281,6 +283,7 @@ xs_walk(struct rte_eth_dev *dev, struct xs_walk *w)
 {
 	struct mana_priv *priv = mana_priv(dev);
 	uint64_t trunc = 0, coal = 0, err[RTE_DIM(tx_err_names)] = { 0 };
+	uint64_t prep[MANA_TX_PREP_NB] = { 0 }, refused;
 	struct mana_model_port_stats st;
 	struct mana_rxq_stats rs;
 	struct mana_txq_stats ts;
@@ -302,11 +305,20 @@ xs_walk(struct rte_eth_dev *dev, struct xs_walk *w)
 			xs_add(w, "tx", i, txq_stats[k].name, U64_AT(&ts, txq_stats[k].off));
 		for (k = 0; k < RTE_DIM(tx_err_names); k++)
 			err[k] += ts.err_type[k + 1];
+		/* tx_prepare refusals: the queue's total, the port's by reason. */
+		for (k = 1, refused = 0; k < MANA_TX_PREP_NB; k++) {
+			prep[k] += ts.prep[k];
+			refused += ts.prep[k];
+		}
+		if (i < dev->data->nb_tx_queues)
+			xs_add(w, "tx", i, "prep_refused", refused);
 	}
 	xs_add(w, "rx_", -1, "truncated", trunc);
 	xs_add(w, "rx_", -1, "coalesced_cqes", coal);
 	for (k = 0; k < RTE_DIM(tx_err_names); k++)
 		xs_add(w, "tx_err_", -1, tx_err_names[k], err[k]);
+	for (k = 1; k < MANA_TX_PREP_NB; k++)
+		xs_add(w, "tx_prep_", -1, mana_tx_prep_names[k], prep[k]);
 	if (!dev_counters(priv, &st))
 		return;
 	for (k = 0; k < RTE_DIM(dev_stats); k++)

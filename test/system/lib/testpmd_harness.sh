@@ -35,7 +35,21 @@ harness_init() {
 	OUT=$W/out
 	FAILS=0
 	TP=
+	PREFIXES=()
 	trap harness_cleanup EXIT
+}
+
+# eal_runtime_rm <file prefix>...: removes the runtime directories EAL left
+# for those prefixes (EAL never deletes its own: config, fbarrays, sockets,
+# about 10 MB each) once no process uses them.
+eal_runtime_rm() {
+	local base=/var/run/dpdk p
+
+	[ "$(id -u)" -eq 0 ] || base=${XDG_RUNTIME_DIR:-/tmp}/dpdk
+	for p in "$@"; do
+		case $p in ''|*/*|.|..) continue ;; esac
+		rm -rf --one-file-system "${base:?}/$p"
+	done
 }
 
 # kill_proc <pid>: ends that process if it still runs (TERM, then KILL).
@@ -52,6 +66,7 @@ harness_cleanup() {
 	exec 3>&- 2>/dev/null
 	kill_proc "$TP"
 	TP=
+	eal_runtime_rm "${PREFIXES[@]}"
 	if [ "$FAILS" -eq 0 ]; then
 		rm -rf "$W"
 	else
@@ -138,6 +153,7 @@ testpmd_spawn() {
 	done
 	limit=$1
 	shift
+	harness_note_prefix "$@"
 	mkfifo "$W/in"
 	# Opened read-write so that testpmd never sees end of file before `quit`.
 	# stdout is a file: line-buffered (stdbuf) so that the polling sees each line.
@@ -149,6 +165,18 @@ testpmd_spawn() {
 		<"$W/in" >"$OUT" 2>&1 &
 	TP=$!
 	SECONDS=0
+}
+
+# harness_note_prefix <EAL args...>: remember the --file-prefix for cleanup.
+harness_note_prefix() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--file-prefix) PREFIXES+=("$2"); shift ;;
+		--file-prefix=*) PREFIXES+=("${1#--file-prefix=}") ;;
+		--) break ;;
+		esac
+		shift
+	done
 }
 
 cmd() {
@@ -163,6 +191,7 @@ testpmd_quit() {
 	wait "$TP"
 	rc=$?
 	TP=
+	eal_runtime_rm "${PREFIXES[@]}"
 	check "testpmd exit status" "$rc" -eq 0
 	if ! grep -a -q "^Bye" "$OUT"; then
 		fail "testpmd did not finish normally"
