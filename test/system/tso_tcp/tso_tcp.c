@@ -24,10 +24,12 @@
  *
  * usage: tso_tcp [EAL options] -- --local-ip A --peer-ip B --peer-mac M
  *        [--port P] [--bytes N] [--chunk C] [--mss S] [--seconds T]
- *        [--setup "command"] [--no-tso]
+ *        [--setup "command"] [--no-tso] [--vlan ID]
  *
  * --no-tso sends the same stream in plain frames of one MSS (TSO neither
  * needed nor checked): a failure with TSO that this does not share is TSO's.
+ * --vlan has the port insert an 802.1Q tag into every frame (VLAN insertion
+ * offload, so on every TSO segment); the device strips it from what arrives.
  */
 
 #include <errno.h>
@@ -69,6 +71,7 @@ static struct {
 	double seconds;
 	const char *setup;
 	bool no_tso;
+	uint16_t vlan;			/* 0: untagged */
 } opt = {
 	.sport = 40123, .dport = 5001, .bytes = 8u << 20, .chunk = 65160, .mss = 1448,
 	.seconds = 60,
@@ -105,6 +108,7 @@ parse_args(int argc, char **argv)
 		{"peer-mac", 1, NULL, 'm'}, {"port", 1, NULL, 'P'},
 		{"bytes", 1, NULL, 'b'}, {"chunk", 1, NULL, 'c'}, {"mss", 1, NULL, 's'},
 		{"seconds", 1, NULL, 't'}, {"setup", 1, NULL, 'S'}, {"no-tso", 0, NULL, 'N'},
+		{"vlan", 1, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	struct in_addr a;
@@ -136,6 +140,7 @@ parse_args(int argc, char **argv)
 		case 't': opt.seconds = atof(optarg); break;
 		case 'S': opt.setup = optarg; break;
 		case 'N': opt.no_tso = true; break;
+		case 'V': opt.vlan = (uint16_t)atoi(optarg); break;
 		default:
 			return -1;
 		}
@@ -163,12 +168,14 @@ port_init(void)
 
 	if (opt.no_tso)
 		want &= ~RTE_ETH_TX_OFFLOAD_TCP_TSO;
+	if (opt.vlan != 0)
+		want |= RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
 	rc = rte_eth_dev_info_get(TT_PORT, &info);
 	if (rc != 0)
 		return rc;
 	if ((info.tx_offload_capa & want) != want) {
 		fprintf(stderr, "tso_tcp: port %u lacks TX offloads 0x%" PRIx64
-			" (TSO, multi-segment, IPv4 and TCP checksum)\n", TT_PORT,
+			" (TSO, multi-segment, IPv4 and TCP checksum, VLAN insertion)\n", TT_PORT,
 			want & ~info.tx_offload_capa);
 		return -ENOTSUP;
 	}
@@ -234,6 +241,10 @@ send_one(struct rte_mbuf *m)
 	uint16_t n;
 	int i;
 
+	if (opt.vlan != 0) {
+		m->ol_flags |= RTE_MBUF_F_TX_VLAN;
+		m->vlan_tci = opt.vlan;
+	}
 	if (rte_eth_tx_prepare(TT_PORT, 0, &m, 1) != 1) {
 		fprintf(stderr, "tso_tcp: tx_prepare refused a packet of %u bytes in %u segments: %s\n",
 			m->pkt_len, m->nb_segs, rte_strerror(rte_errno));
