@@ -555,7 +555,8 @@ test_mtu(void)
 	struct rte_eth_dev_info info;
 	struct rte_eth_conf conf;
 	struct mana_model_port_stats st;
-	struct rte_mempool *mp, *big;
+	struct rte_mempool *mp, *big, *tiny;
+	struct rte_eth_rxq_info qi;
 	struct mana_model *m;
 	uint16_t mtu = 0;
 	int pid;
@@ -569,7 +570,8 @@ test_mtu(void)
 	pid = comp_port_of("net_mana_mtu", 0);
 	mp = comp_pool("mtu_pool", 1024, RTE_MBUF_DEFAULT_BUF_SIZE);
 	big = comp_pool("mtu_big", 1024, RTE_PKTMBUF_HEADROOM + 4096);
-	REQUIRE(pid >= 0 && mp != NULL && big != NULL);
+	tiny = comp_pool("mtu_tiny", 64, RTE_PKTMBUF_HEADROOM + 256);
+	REQUIRE(pid >= 0 && mp != NULL && big != NULL && tiny != NULL);
 	REQUIRE_EQ(rte_eth_dev_info_get(pid, &info), 0);
 	CHECK_EQ(info.min_mtu, RTE_ETHER_MIN_MTU);
 	CHECK_EQ(info.max_mtu, 9000);
@@ -604,12 +606,24 @@ test_mtu(void)
 	CHECK(!mtu_passes(pid, "mtu_dev", big, 3000));
 	CHECK_EQ(rte_eth_dev_stop(pid), 0);
 
-	/* An MTU given to configure must fit the RX queues kept from before. */
+	/*
+	 * An MTU given to configure larger than the buffers of the RX queues
+	 * kept from before: they are laid out again at start, 2 mbufs per frame.
+	 */
 	conf.rxmode.mtu = 6000;
 	REQUIRE_EQ(rte_eth_dev_configure(pid, 1, 1, &conf), 0);
-	CHECK_EQ(rte_eth_dev_start(pid), -EINVAL);
-	/* ethdev releases the old queue before the driver refuses the new one. */
-	CHECK_EQ(rte_eth_rx_queue_setup(pid, 0, 256, SOCKET_ID_ANY, NULL, mp), -EINVAL);
+	CHECK_EQ(rte_eth_dev_start(pid), 0);
+	REQUIRE_EQ(rte_eth_rx_queue_info_get(pid, 0, &qi), 0);
+	CHECK_EQ(qi.scattered_rx, 1);
+	CHECK(mtu_passes(pid, "mtu_dev", big, 4014));
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	/*
+	 * A frame of more than 15 mbufs is refused; ethdev releases the old
+	 * queue before the driver refuses the new one.
+	 */
+	conf.rxmode.mtu = 9000;
+	REQUIRE_EQ(rte_eth_dev_configure(pid, 1, 1, &conf), 0);
+	CHECK_EQ(rte_eth_rx_queue_setup(pid, 0, 256, SOCKET_ID_ANY, NULL, tiny), -EINVAL);
 	CHECK_EQ(rte_eth_dev_start(pid), -EINVAL);
 	conf.rxmode.mtu = 4000;
 	REQUIRE_EQ(rte_eth_dev_configure(pid, 1, 1, &conf), 0);
@@ -624,6 +638,7 @@ test_mtu(void)
 	CHECK_EQ(rte_mempool_avail_count(big), 1024);
 	rte_mempool_free(mp);
 	rte_mempool_free(big);
+	rte_mempool_free(tiny);
 }
 
 /* Calls in the wrong state are refused with the ethdev errno; the port keeps working. */

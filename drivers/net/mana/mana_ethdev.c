@@ -125,8 +125,8 @@ mana_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->rx_desc_lim.nb_max = priv->max_desc;
 	info->rx_desc_lim.nb_min = MANA_MIN_DESC;
 	info->rx_desc_lim.nb_align = MANA_MIN_DESC;
-	info->rx_desc_lim.nb_seg_max = 1;
-	info->rx_desc_lim.nb_mtu_seg_max = 1;
+	info->rx_desc_lim.nb_seg_max = GDMA_MAX_RX_SGE;
+	info->rx_desc_lim.nb_mtu_seg_max = GDMA_MAX_RX_SGE;
 	info->tx_desc_lim.nb_max = priv->max_desc;
 	info->tx_desc_lim.nb_min = MANA_MIN_DESC;
 	info->tx_desc_lim.nb_align = MANA_MIN_DESC;
@@ -206,19 +206,34 @@ mana_queues_destroy(struct rte_eth_dev *dev)
 			mana_txq_stop(dev->data->tx_queues[i]);
 }
 
-/* Every set-up RX queue's buffers hold a frame of MTU mtu (no scattered RX). */
+/*
+ * Every set-up RX queue can take frames of MTU mtu. A started queue keeps its
+ * WQEs: they must hold the frame as they are (k mbufs, hardware.md §3.6). A
+ * stopped one is laid out again at start, with up to 15 mbufs per frame.
+ */
 static int
 mana_rxqs_hold_mtu(struct rte_eth_dev *dev, uint16_t mtu)
 {
 	uint32_t need = (uint32_t)mtu + MANA_L2_OVERHEAD;
+	struct mana_priv *priv = mana_priv(dev);
 	struct mana_rxq *rxq;
 	uint16_t i;
 
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		rxq = dev->data->rx_queues[i];
-		if (rxq != NULL && rxq->buf_size < need) {
-			PMD_DRV_LOG(ERR, "port %u: MTU %u needs %u-byte RX buffers; queue %u has %u",
-				    dev->data->port_id, mtu, need, i, rxq->buf_size);
+		if (rxq == NULL)
+			continue;
+		if (!priv->started) {
+			if (mana_rxq_sge_count(priv, i, rxq->mp, mtu) == 0)
+				return -EINVAL;
+			continue;
+		}
+		if (rxq->frame_cap < need) {
+			PMD_DRV_LOG(ERR, "port %u: MTU %u needs %u-byte frames; RX queue %u holds "
+				    "%u (%u mbuf%s of mempool %s per frame): stop the port to "
+				    "change it (the queues are laid out again at start)",
+				    dev->data->port_id, mtu, need, i, rxq->frame_cap, rxq->sge_k,
+				    rxq->sge_k > 1 ? "s" : "", rxq->mp->name);
 			return -EINVAL;
 		}
 	}
@@ -294,7 +309,7 @@ mana_dev_start(struct rte_eth_dev *dev)
 		return ret;
 	}
 	rte_wmb();
-	dev->rx_pkt_burst = mana_rx_burst;
+	dev->rx_pkt_burst = dev->data->scattered_rx ? mana_rx_burst_scatter : mana_rx_burst;
 	dev->tx_pkt_burst = mana_tx_burst;
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
@@ -354,9 +369,14 @@ mana_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 static int
 mana_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_burst_mode *mode)
 {
-	RTE_SET_USED(dev);
-	RTE_SET_USED(qid);
-	snprintf(mode->info, sizeof(mode->info), "Scalar, coalesced CQEs, bulk refill");
+	const struct mana_rxq *rxq = dev->data->rx_queues[qid];
+
+	if (dev->data->scattered_rx && rxq != NULL)
+		snprintf(mode->info, sizeof(mode->info),
+			 "Scalar, scattered (%u SGEs, %u-byte frames), coalesced CQEs",
+			 rxq->sge_k, rxq->frame_cap);
+	else
+		snprintf(mode->info, sizeof(mode->info), "Scalar, coalesced CQEs, bulk refill");
 	return 0;
 }
 

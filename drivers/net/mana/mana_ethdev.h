@@ -44,7 +44,7 @@
 			  RTE_ETH_TX_OFFLOAD_VLAN_INSERT | RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE | \
 			  RTE_ETH_TX_OFFLOAD_TCP_TSO)
 #define MANA_RX_OFFLOADS (RTE_ETH_RX_OFFLOAD_CHECKSUM | RTE_ETH_RX_OFFLOAD_RSS_HASH | \
-			  RTE_ETH_RX_OFFLOAD_VLAN_STRIP)
+			  RTE_ETH_RX_OFFLOAD_VLAN_STRIP | RTE_ETH_RX_OFFLOAD_SCATTER)
 #define MANA_TX_OL_FLAGS (RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6 | RTE_MBUF_F_TX_IP_CKSUM | \
 			  RTE_MBUF_F_TX_L4_MASK | RTE_MBUF_F_TX_VLAN | RTE_MBUF_F_TX_TCP_SEG)
 /* Largest TSO packet, headers included (hardware.md §3.5: Linux's GSO_MAX_SIZE). */
@@ -205,6 +205,16 @@ struct mana_rxq {
 	struct mana_rx_pending pend;
 	struct mana_mr_cache mr_cache;
 	struct mana_rxq_stats stats;	/* written by the burst only, never reset */
+	/*
+	 * Scattered RX (hardware.md §3.6): sge_k mbufs per WQE, at
+	 * sw_ring[(WQE & desc_mask) * sge_k + j]; a NULL slot waits for a fresh
+	 * mbuf. sge_k 1 is the one-mbuf path of mana_rx_burst.
+	 */
+	uint32_t seg_size;		/* bytes of SGEs 1..k-1: the whole data room */
+	uint32_t frame_cap;		/* bytes one WQE holds: buf_size + (k - 1) * seg_size */
+	uint64_t seg_rearm;		/* rearm_data of a following segment: data_off 0 */
+	uint8_t sge_k;
+	uint8_t wqe_bu;			/* WQE size in BUs: ALIGN(16 + 16k, 32) / 32 */
 	/* Control path. */
 	struct mana_rxq_stats stats_base;	/* stats at the last reset (mana_stats.c) */
 	int socket;
@@ -394,6 +404,16 @@ int mana_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *na
 /* mana_rx.c */
 uint16_t mana_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 bool mana_rx_post_all(struct mana_rxq *rxq);
+/* Per-CQE and per-packet work of mana_rx.c for the scattered path. */
+uint64_t mana_rx_cqe_ol_flags(uint32_t dw1);
+uint32_t mana_rx_ptype(const uint8_t *p, uint32_t len);
+void mana_rx_vlan_reinsert(struct rte_mbuf *m);
+void mana_rx_lkey_reload(struct mana_rxq *rxq);
+
+/* mana_rx_scatter.c */
+uint16_t mana_rx_burst_scatter(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+uint32_t mana_rxs_refill(struct mana_rxq *rxq, uint32_t min);
+void mana_rxs_release_all(struct mana_rxq *rxq);
 int mana_rx_descriptor_status(void *rxq, uint16_t offset);
 mana_rx_queue_count_t mana_rx_queue_count(void *rxq);
 
@@ -409,6 +429,9 @@ int mana_vlan_offload_set(struct rte_eth_dev *dev, int mask);
 int mana_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid);
 void mana_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info *qinfo);
+/* SGEs per RX WQE for frames of MTU mtu from pool mp (hardware.md §3.6); 0 after a log line. */
+uint32_t mana_rxq_sge_count(const struct mana_priv *priv, uint16_t qid,
+			    const struct rte_mempool *mp, uint16_t mtu);
 
 /* mana_tx.c */
 uint16_t mana_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);

@@ -552,11 +552,40 @@ mana_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 bool
 mana_rx_post_all(struct mana_rxq *rxq)
 {
+	uint32_t posted;
+
 	rx_lkey_reload(rxq);
-	if (rx_refill(rxq, 1) != rxq->nb_desc)
+	posted = rxq->sge_k > 1 ? mana_rxs_refill(rxq, 1) : rx_refill(rxq, 1);
+	if (posted != rxq->nb_desc)
 		return false;
 	rx_ring_doorbell(rxq);
 	return true;
+}
+
+/* ---- for the scattered path (mana_rx_scatter.c) ----------------------- */
+
+uint64_t
+mana_rx_cqe_ol_flags(uint32_t dw1)
+{
+	return rx_cqe_ol_flags(dw1);
+}
+
+uint32_t
+mana_rx_ptype(const uint8_t *p, uint32_t len)
+{
+	return rx_ptype(p, len);
+}
+
+void
+mana_rx_vlan_reinsert(struct rte_mbuf *m)
+{
+	rx_vlan_reinsert(m);
+}
+
+void
+mana_rx_lkey_reload(struct mana_rxq *rxq)
+{
+	rx_lkey_reload(rxq);
 }
 
 /* ---- status ---------------------------------------------------------- */

@@ -63,13 +63,75 @@ rx_rearm_template(uint16_t data_off, uint16_t port)
 	return *(uint64_t *)RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data));
 }
 
+uint32_t
+mana_rxq_sge_count(const struct mana_priv *priv, uint16_t qid, const struct rte_mempool *mp,
+		   uint16_t mtu)
+{
+	uint32_t room = rte_pktmbuf_data_room_size((struct rte_mempool *)(uintptr_t)mp);
+	uint32_t need = (uint32_t)mtu + MANA_L2_OVERHEAD, first, k;
+
+	if (room <= RTE_PKTMBUF_HEADROOM) {
+		PMD_DRV_LOG(ERR, "port %u: RX queue %u: mempool %s mbufs have %u bytes of data "
+			    "room, no more than the %u-byte headroom", priv->port_id, qid,
+			    mp->name, room, RTE_PKTMBUF_HEADROOM);
+		return 0;
+	}
+	first = room - RTE_PKTMBUF_HEADROOM;
+	k = need <= first ? 1 : 1 + (need - first + room - 1) / room;
+	if (k > GDMA_MAX_RX_SGE) {
+		PMD_DRV_LOG(ERR, "port %u: RX queue %u: an MTU %u frame (%u bytes) needs %u mbufs "
+			    "of mempool %s (%u bytes after headroom, then %u); at most %u per "
+			    "frame: use larger mbufs or a smaller MTU", priv->port_id, qid, mtu,
+			    need, k, mp->name, first, room, GDMA_MAX_RX_SGE);
+		return 0;
+	}
+	return k;
+}
+
+/*
+ * The WQE layout of k SGEs (hardware.md §3.6). More than one mbuf per frame
+ * without RTE_ETH_RX_OFFLOAD_SCATTER is used all the same, as Intel's PMDs
+ * do (an application asking for a frame larger than its mbufs wants it),
+ * and said once.
+ */
+static void
+rxq_layout_set(struct mana_rxq *rxq, uint32_t k, uint16_t mtu, uint64_t offloads)
+{
+	uint32_t room = rte_pktmbuf_data_room_size(rxq->mp);
+
+	if (k > 1 && k != rxq->sge_k && !(offloads & RTE_ETH_RX_OFFLOAD_SCATTER))
+		PMD_DRV_LOG(NOTICE, "port %u: RX queue %u: an MTU %u frame does not fit one "
+			    "mbuf of %s (%u bytes after headroom): receiving into chains of up "
+			    "to %u mbufs although RTE_ETH_RX_OFFLOAD_SCATTER is not requested",
+			    rxq->port_id, rxq->queue_id, mtu, rxq->mp->name, rxq->buf_size, k);
+	rxq->sge_k = (uint8_t)k;
+	rxq->wqe_bu = (uint8_t)(gdma_wqe_size(GDMA_OOB_SIZE_SMALL, k) >> GDMA_WQE_BU_SHIFT);
+	rxq->seg_size = room;
+	rxq->frame_cap = rxq->buf_size + (k - 1) * room;
+}
+
+/* dev->data->scattered_rx: some set-up RX queue receives into chains. */
+static void
+rxq_scattered_update(struct rte_eth_dev_data *data)
+{
+	const struct mana_rxq *rxq;
+	uint16_t i;
+
+	data->scattered_rx = 0;
+	for (i = 0; i < data->nb_rx_queues; i++) {
+		rxq = data->rx_queues[i];
+		if (rxq != NULL && rxq->sge_k > 1)
+			data->scattered_rx = 1;
+	}
+}
+
 int
 mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		    unsigned int socket, const struct rte_eth_rxconf *conf,
 		    struct rte_mempool *mp)
 {
 	struct mana_priv *priv = mana_priv(dev);
-	uint32_t room = rte_pktmbuf_data_room_size(mp);
+	uint32_t room = rte_pktmbuf_data_room_size(mp), k;
 	struct mana_rxq *rxq;
 	int sock = socket == (unsigned int)SOCKET_ID_ANY ? priv->socket : (int)socket;
 	int ret;
@@ -82,15 +144,9 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			    priv->port_id);
 		return -EINVAL;
 	}
-	if (room <= RTE_PKTMBUF_HEADROOM ||
-	    room - RTE_PKTMBUF_HEADROOM < (uint32_t)dev->data->mtu + MANA_L2_OVERHEAD) {
-		PMD_DRV_LOG(ERR, "port %u: mempool %s buffers (%u bytes after headroom) do not "
-			    "hold an MTU %u frame (%u bytes); scattered RX is not supported",
-			    priv->port_id, mp->name, room > RTE_PKTMBUF_HEADROOM ?
-			    room - RTE_PKTMBUF_HEADROOM : 0, dev->data->mtu,
-			    dev->data->mtu + MANA_L2_OVERHEAD);
+	k = mana_rxq_sge_count(priv, qid, mp, dev->data->mtu);
+	if (k == 0)
 		return -EINVAL;
-	}
 	/*
 	 * Received mbufs are re-armed from a template (data_off, refcnt,
 	 * nb_segs, port) and get ol_flags from a table, so RTE_MBUF_F_EXTERNAL
@@ -108,8 +164,9 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	rxq = rte_zmalloc_socket("mana_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE, sock);
 	if (rxq == NULL)
 		return -ENOMEM;
-	rxq->sw_ring = rte_zmalloc_socket("mana_rx_ring", sizeof(*rxq->sw_ring) * nb_desc,
-					  RTE_CACHE_LINE_SIZE, sock);
+	/* Room for 15 mbufs per WQE: an MTU change on the stopped port may need more (start). */
+	rxq->sw_ring = rte_zmalloc_socket("mana_rx_ring", sizeof(*rxq->sw_ring) * nb_desc *
+					  GDMA_MAX_RX_SGE, RTE_CACHE_LINE_SIZE, sock);
 	if (rxq->sw_ring == NULL) {
 		rxq_free(rxq);
 		return -ENOMEM;
@@ -122,10 +179,14 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	rxq->buf_size = room - RTE_PKTMBUF_HEADROOM;
 	rxq->data_off = RTE_PKTMBUF_HEADROOM;
 	rxq->mbuf_rearm = rx_rearm_template(rxq->data_off, rxq->port_id);
+	rxq->seg_rearm = rx_rearm_template(0, rxq->port_id);
 	rxq->priv = priv;
 	rxq->socket = sock;
+	rxq_layout_set(rxq, k, dev->data->mtu, dev->data->dev_conf.rxmode.offloads |
+		       conf->offloads);
 	mana_mr_cache_init(&rxq->mr_cache);
 	dev->data->rx_queues[qid] = rxq;
+	rxq_scattered_update(dev->data);
 	return 0;
 }
 
@@ -136,12 +197,20 @@ mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr)
 	struct ibv_wq_init_attr wq_attr = {
 		.wq_type = IBV_WQT_RQ,
 		.max_wr = rxq->nb_desc,
-		.max_sge = 1,
 		.pd = priv->parent_pd,
 	};
 	int nvec = priv->ctx->num_comp_vectors > 0 ? priv->ctx->num_comp_vectors : 1;
+	uint16_t mtu = priv->dev_data->mtu;
+	uint32_t k;
 	int err;
 
+	/* The MTU may have changed on the stopped port: the WQEs are laid out for it now. */
+	k = mana_rxq_sge_count(priv, rxq->queue_id, rxq->mp, mtu);
+	if (k == 0)
+		return -EINVAL;
+	rxq_layout_set(rxq, k, mtu, priv->dev_data->dev_conf.rxmode.offloads);
+	rxq_scattered_update(priv->dev_data);
+	wq_attr.max_sge = k;
 	if (intr) {
 		rxq->channel = mana_vs_create_comp_channel(priv->ctx);
 		if (rxq->channel == NULL)
@@ -225,7 +294,8 @@ mana_rxq_start(struct mana_rxq *rxq)
 		return ret;
 	}
 	if (dv_cq.count != rxq->nb_desc || !rte_is_power_of_2(dv_wq.size) ||
-	    dv_wq.size < (uint32_t)rxq->nb_desc * GDMA_WQE_BU_SIZE || dv_wq.db_page == NULL) {
+	    dv_wq.size < (uint32_t)rxq->nb_desc * rxq->wqe_bu * GDMA_WQE_BU_SIZE ||
+	    dv_wq.db_page == NULL) {
 		PMD_DRV_LOG(ERR, "RX queue %u: device rings do not match (CQ %u entries, RQ %u "
 			    "bytes, %u descriptors)", rxq->queue_id, dv_cq.count, dv_wq.size,
 			    rxq->nb_desc);
@@ -281,10 +351,16 @@ mana_rxq_stop(struct mana_rxq *rxq)
 				    strerror(-ret));
 		rxq->channel = NULL;
 	}
-	/* Drain by count: a full ring has head != tail here (hardware.md §12 #8). */
-	while (rxq->sw_tail != rxq->sw_head) {
-		rte_mempool_put(rxq->mp, rxq->sw_ring[rxq->sw_tail & rxq->desc_mask]);
-		rxq->sw_tail++;
+	if (rxq->sge_k > 1) {
+		mana_rxs_release_all(rxq);
+	} else {
+		/* Drain by count: a full ring has head != tail here (hardware.md §12 #8). */
+		while (rxq->sw_tail != rxq->sw_head) {
+			rte_mempool_put(rxq->mp, rxq->sw_ring[rxq->sw_tail & rxq->desc_mask]);
+			rxq->sw_tail++;
+		}
+		/* The next start may lay out k > 1 WQEs, whose slots must start empty. */
+		memset(rxq->sw_ring, 0, sizeof(*rxq->sw_ring) * rxq->nb_desc);
 	}
 	rxq->cq_ring = NULL;
 	rxq->rq_buf = NULL;
@@ -336,7 +412,7 @@ mana_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info
 
 	qinfo->mp = rxq->mp;
 	qinfo->nb_desc = rxq->nb_desc;
-	qinfo->scattered_rx = 0;
+	qinfo->scattered_rx = rxq->sge_k > 1;
 	qinfo->rx_buf_size = rxq->buf_size;
 	qinfo->conf.offloads = dev->data->dev_conf.rxmode.offloads;
 }
