@@ -23,6 +23,14 @@
  * Ports without a traffic source of their own (net_ring, net_memif) are
  * primed with --prime packets per port, which then circulate.
  *
+ * --tso MSS turns the loop into a TSO sender (no RX): every task sends bursts
+ * of TCP/IPv4 packets of --send payload bytes (default 65160, 45 MSS of
+ * 1448) with RTE_MBUF_F_TX_TCP_SEG, each a header mbuf followed by a clone of
+ * a payload chain of 16 KB mbufs (so the payload is written once, not per
+ * send), through rte_eth_tx_prepare and rte_eth_tx_burst (bench_tx_prepare,
+ * bench_tx_burst: callgrind counts both). RESULT then also gives the sends
+ * and the TCP payload rate (tso_gbps).
+ *
  * Output: "RESULT key=value ..." lines for bench/run.sh, plus the software
  * MANA device's counters when libmana_model.so is loaded.
  */
@@ -47,6 +55,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_tcp.h>
 #include <rte_udp.h>
 #include <rte_version.h>
 
@@ -57,6 +66,8 @@
 #define BENCH_MAX_BURST		512
 #define BENCH_MAX_TASKS		64
 #define BENCH_PRIME_MAX		8192
+#define BENCH_TSO_SEG		16384	/* payload mbufs of TSO sends */
+#define BENCH_TSO_HDR		(14 + 20 + 20)
 
 struct bench_opts {
 	uint16_t burst;
@@ -74,6 +85,8 @@ struct bench_opts {
 	bool fast_free;
 	uint64_t outlier;		/* busy iterations longer than this: preempted */
 	bool wait_full;			/* callgrind: poll only when a full burst is ready */
+	uint16_t tso_mss;		/* 0: forwarding; else TSO sends of tso_send bytes */
+	uint32_t tso_send;
 	const char *label;
 };
 
@@ -81,7 +94,7 @@ static struct bench_opts opt = {
 	.burst = 32, .seconds = 5.0, .warmup = 1.0, .frame_len = 64,
 	.nb_queues = 1, .rxd = 512, .txd = 512, .nb_mbufs = 32767,
 	.mbuf_data = RTE_MBUF_DEFAULT_DATAROOM, .warmup_frames = 20000,
-	.outlier = 200000,
+	.outlier = 200000, .tso_send = 65160,
 };
 
 /* One (rx port, queue) -> (tx port, queue) stream with its counters. */
@@ -100,6 +113,9 @@ static volatile int phase;	/* 0 warm-up, 1 measure, 2 stop */
 static volatile bool quit;
 static uint64_t tsc_overhead;
 static struct rte_mempool *pool;
+static struct rte_mempool *clone_pool;	/* TSO: indirect mbufs */
+static struct rte_mbuf *tso_payload;	/* TSO: the payload chain every send clones */
+static uint32_t tso_seq;
 
 /* The software MANA device's counters, looked up in the plugin if loaded. */
 static unsigned int (*p_model_list)(struct mana_model **, unsigned int);
@@ -112,6 +128,12 @@ __attribute__((noinline)) uint16_t
 bench_rx_burst(uint16_t port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n)
 {
 	return rte_eth_rx_burst(port, queue, pkts, n);
+}
+
+__attribute__((noinline)) uint16_t
+bench_tx_prepare(uint16_t port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n)
+{
+	return rte_eth_tx_prepare(port, queue, pkts, n);
 }
 
 __attribute__((noinline)) uint16_t
@@ -133,7 +155,8 @@ usage(const char *prog)
 	printf("usage: %s [EAL options] -- [--burst N] [--seconds S] [--warmup S]\n"
 	       "  [--frames N] [--warmup-frames N] [--prime N] [--len L] [--mtu M]\n"
 	       "  [--queues Q] [--rxd N] [--txd N] [--mbufs N] [--mbuf-data B]\n"
-	       "  [--fast-free] [--wait-full] [--outlier-cycles C] [--label NAME]\n", prog);
+	       "  [--fast-free] [--wait-full] [--outlier-cycles C] [--label NAME]\n"
+	       "  [--tso MSS [--send BYTES]]\n", prog);
 }
 
 static int
@@ -148,7 +171,7 @@ parse_args(int argc, char **argv)
 		{"txd", 1, NULL, 't'}, {"mbufs", 1, NULL, 'n'},
 		{"mbuf-data", 1, NULL, 'd'}, {"fast-free", 0, NULL, 'F'},
 		{"wait-full", 0, NULL, 'U'}, {"outlier-cycles", 1, NULL, 'O'},
-		{"label", 1, NULL, 'L'},
+		{"label", 1, NULL, 'L'}, {"tso", 1, NULL, 'T'}, {"send", 1, NULL, 'S'},
 		{"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
 	};
 	int c;
@@ -172,13 +195,17 @@ parse_args(int argc, char **argv)
 		case 'U': opt.wait_full = true; break;
 		case 'O': opt.outlier = strtoull(optarg, NULL, 0); break;
 		case 'L': opt.label = optarg; break;
+		case 'T': opt.tso_mss = atoi(optarg); break;
+		case 'S': opt.tso_send = atoi(optarg); break;
 		default:
 			usage(argv[0]);
 			return -1;
 		}
 	}
 	if (opt.burst == 0 || opt.burst > BENCH_MAX_BURST || opt.nb_queues == 0 ||
-	    opt.prime > BENCH_PRIME_MAX || opt.frame_len < 60 || opt.frame_len > 9216) {
+	    opt.prime > BENCH_PRIME_MAX || opt.frame_len < 60 || opt.frame_len > 9216 ||
+	    (opt.tso_mss != 0 && (opt.tso_send <= opt.tso_mss ||
+				  opt.tso_send > 65535 - BENCH_TSO_HDR))) {
 		fprintf(stderr, "bad option value\n");
 		return -1;
 	}
@@ -212,6 +239,17 @@ port_setup(uint16_t port)
 			conf.txmode.offloads |= info.tx_offload_capa &
 				RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 		}
+	}
+	if (opt.tso_mss != 0) {
+		uint64_t tso = RTE_ETH_TX_OFFLOAD_TCP_TSO | RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+			RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
+
+		if ((info.tx_offload_capa & tso) != tso) {
+			fprintf(stderr, "port %u: no TSO (tx_offload_capa 0x%" PRIx64 ")\n", port,
+				info.tx_offload_capa);
+			return -ENOTSUP;
+		}
+		conf.txmode.offloads |= tso;
 	}
 	if (opt.fast_free) {
 		if (!(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
@@ -381,12 +419,135 @@ wait_burst(const struct bench_task *t)
 	} while (rte_get_tsc_cycles() < deadline);
 }
 
+/* TSO: the payload chain once, and the clone pool the sends take from. */
+static int
+tso_setup(void)
+{
+	struct rte_mempool *pp;
+	struct rte_mbuf *m;
+	uint32_t left = opt.tso_send, n, i, off = 0;
+	uint8_t *p;
+
+	pp = rte_pktmbuf_pool_create("bench_tso_payload", 63, 0, 0,
+				     BENCH_TSO_SEG + RTE_PKTMBUF_HEADROOM, rte_socket_id());
+	clone_pool = rte_pktmbuf_pool_create("bench_tso_clone", opt.nb_mbufs, 256, 0, 0,
+					     rte_socket_id());
+	if (pp == NULL || clone_pool == NULL)
+		return -ENOMEM;
+	while (left > 0) {
+		m = rte_pktmbuf_alloc(pp);
+		if (m == NULL)
+			return -ENOMEM;
+		n = RTE_MIN(left, (uint32_t)BENCH_TSO_SEG);
+		p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)n);
+		for (i = 0; i < n; i++)
+			p[i] = (uint8_t)(off + i);
+		if (tso_payload == NULL)
+			tso_payload = m;
+		else
+			rte_pktmbuf_chain(tso_payload, m);
+		left -= n;
+		off += n;
+	}
+	return 0;
+}
+
+/* One TSO send: Ethernet/IPv4/TCP headers in their own mbuf, the payload cloned. */
+static struct rte_mbuf *
+tso_packet(void)
+{
+	struct rte_mbuf *h = rte_pktmbuf_alloc(pool), *c;
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+	struct rte_tcp_hdr *th;
+
+	if (h == NULL)
+		return NULL;
+	c = rte_pktmbuf_clone(tso_payload, clone_pool);
+	if (c == NULL) {
+		rte_pktmbuf_free(h);
+		return NULL;
+	}
+	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(h, BENCH_TSO_HDR);
+	if (eth == NULL) {
+		rte_pktmbuf_free(c);
+		rte_pktmbuf_free(h);
+		return NULL;
+	}
+	memset(eth, 0, BENCH_TSO_HDR);
+	memset(&eth->dst_addr, 0xff, RTE_ETHER_ADDR_LEN);
+	eth->src_addr.addr_bytes[0] = 0x02;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip = (struct rte_ipv4_hdr *)(eth + 1);
+	ip->version_ihl = 0x45;
+	ip->total_length = rte_cpu_to_be_16(40 + opt.tso_send);
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_TCP;
+	ip->src_addr = rte_cpu_to_be_32(0x0a000001);
+	ip->dst_addr = rte_cpu_to_be_32(0xc6120001);
+	th = (struct rte_tcp_hdr *)(ip + 1);
+	th->src_port = rte_cpu_to_be_16(1024);
+	th->dst_port = rte_cpu_to_be_16(9);
+	th->sent_seq = rte_cpu_to_be_32(tso_seq);
+	tso_seq += opt.tso_send;
+	th->data_off = 5 << 4;
+	th->tcp_flags = RTE_TCP_ACK_FLAG;
+	th->rx_win = rte_cpu_to_be_16(65535);
+	rte_pktmbuf_chain(h, c);
+	h->l2_len = RTE_ETHER_HDR_LEN;
+	h->l3_len = sizeof(*ip);
+	h->l4_len = sizeof(*th);
+	h->tso_segsz = opt.tso_mss;
+	h->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_TCP_SEG;
+	th->cksum = rte_ipv4_phdr_cksum(ip, h->ol_flags);
+	return h;
+}
+
+/* TSO mode: a burst of sends, prepared and transmitted; what is not taken is freed. */
+static inline void
+run_tso_task(struct bench_task *t, struct rte_mbuf **pkts)
+{
+	uint64_t t0, t1;
+	uint16_t n, ok, sent;
+
+	for (n = 0; n < opt.burst; n++) {
+		pkts[n] = tso_packet();
+		if (pkts[n] == NULL)
+			break;
+	}
+	t0 = rte_rdtsc();
+	ok = bench_tx_prepare(t->tx_port, t->queue, pkts, n);
+	sent = bench_tx_burst(t->tx_port, t->queue, pkts, ok);
+	t1 = rte_rdtsc();
+	if (sent < n)
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	if (sent == 0) {
+		t->idle++;
+		if (opt.wait_full)	/* callgrind: let the device's thread run */
+			rte_delay_us_sleep(200);
+		return;
+	}
+	t->pkts += sent;
+	t->sent += sent;
+	t->busy++;
+	if (unlikely(t1 - t0 > opt.outlier * opt.burst)) {
+		t->outliers++;
+		return;
+	}
+	t->tx_cyc += t1 - t0;
+	t->cyc_pkts += sent;
+}
+
 static inline void
 run_task(struct bench_task *t, struct rte_mbuf **pkts)
 {
 	uint64_t t0, t1, t2;
 	uint16_t n, sent;
 
+	if (opt.tso_mss != 0) {
+		run_tso_task(t, pkts);
+		return;
+	}
 	if (opt.wait_full)
 		wait_burst(t);
 	t0 = rte_rdtsc();
@@ -660,6 +821,13 @@ report(double elapsed)
 		rxc += rc;
 		txc += tc;
 	}
+	if (opt.tso_mss != 0)
+		printf("TSO label=%s mss=%u send=%u sends=%" PRIu64 " segs_per_send=%u"
+		       " tso_gbps=%.3f cyc_send=%.1f\n", opt.label ? opt.label : "-",
+		       opt.tso_mss, opt.tso_send, sent,
+		       (opt.tso_send + opt.tso_mss - 1) / opt.tso_mss,
+		       elapsed > 0 ? sent * (double)opt.tso_send * 8 / elapsed / 1e9 : 0.0,
+		       cp ? (double)txc / cp : 0.0);
 	printf("RESULT label=%s burst=%u len=%u queues=%u lcores=%u pkts=%" PRIu64
 	       " sent=%" PRIu64 " busy=%" PRIu64 " idle=%" PRIu64 " outliers=%" PRIu64
 	       " avg_burst=%.1f"
@@ -698,6 +866,13 @@ setup_all(uint16_t *nb_ports)
 		}
 	}
 	wait_links(*nb_ports);
+	if (opt.tso_mss != 0) {
+		rc = tso_setup();
+		if (rc != 0) {
+			fprintf(stderr, "TSO payload: %s\n", strerror(-rc));
+			return rc;
+		}
+	}
 	for (p = 0; p < *nb_ports; p++) {
 		for (q = 0; q < opt.nb_queues; q++) {
 			struct bench_task *t;

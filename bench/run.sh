@@ -14,7 +14,11 @@
 #   --build   meson build directory (default /root/build-bench; configured
 #             and built when missing)
 #   --only S  run only the sections named in S (comma list of: fwd, cg, sizes,
-#             bursts, rss, testpmd, l3fwd, doorbell); the others are left out of the tables
+#             bursts, rss, testpmd, l3fwd, doorbell, tso); the others are left out of the tables
+#             tso: TSO payload Gbit/s (64 KB sends, MSS 1448, to a sink wire that
+#             verifies every segment) and driver instructions per send under
+#             callgrind (tx_prepare + tx_burst); 9000-byte forwarding with 2 KB
+#             mbufs (scattered RX, multi-segment TX) in Mpps and Gbit/s
 #   --out     results directory (default bench/results, or
 #             <build>/bench-results-short with --short)
 #
@@ -33,7 +37,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(dirname "$here")
 short=0
-only=,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,doorbell,
+only=,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,doorbell,tso,
 build=/root/build-bench
 out=
 while [ $# -gt 0 ]; do
@@ -42,7 +46,7 @@ while [ $# -gt 0 ]; do
 	--build) build=$2; shift ;;
 	--out) out=$2; shift ;;
 	--only) only=,$2,; shift ;;
-	-h|--help) sed -n '5,33p' "$0"; exit 0 ;;
+	-h|--help) sed -n '5,38p' "$0"; exit 0 ;;
 	*) echo "unknown option $1"; exit 2 ;;
 	esac
 	shift
@@ -141,7 +145,7 @@ mkdir -p "$out" "$work"
 raw=$out/raw.txt
 # A full run starts raw.txt afresh; --only replaces its sections' lines in it,
 # unless they were measured on another DPDK release (then it starts afresh too).
-case $only in ,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,) : > "$raw" ;; *) touch "$raw" ;; esac
+case $only in ,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,doorbell,tso,) : > "$raw" ;; *) touch "$raw" ;; esac
 if [ -s "$raw" ] && ! grep -q "^PLATFORM dpdk=$dpdk_version " "$raw"; then
 	echo "$raw is from another DPDK release ($(grep -m1 -o '^PLATFORM dpdk=[^ ]*' "$raw" |
 		cut -d= -f2)): starting it afresh"
@@ -182,6 +186,8 @@ peer_vdevs() {	# name len
 		echo "--vdev net_memif0,role=server,socket=$work/memif.sock" \
 		     "--vdev net_memif1,role=client,socket=$work/memif.sock" ;;
 	mana) echo "-d librte_net_mana.so --vdev net_mana0,ports=2,engine_cpu=$ecpu,wire=gen:len=$len:flows=${3:-1}:lossless=1,wire=gen:len=$len:flows=${3:-1}:lossless=1" ;;
+	# one vPort whose wire is a sink that verifies what it gets (the generator sends one frame)
+	mana_sink) echo "-d librte_net_mana.so --vdev net_mana0,engine_cpu=$ecpu,wire=gen:count=1" ;;
 	esac
 }
 prime_of() { case $1 in ring|memif) echo "--prime 256" ;; *) echo "" ;; esac; }
@@ -194,7 +200,7 @@ record() {	# tag file: keep the RESULT/MODEL/TASK lines, tagged
 		fails=$((fails + 1))
 		return 1
 	fi
-	grep -E '^(RESULT|MODEL|TASK|PORT|NOTE)' "$f" | sed "s/^/$tag /" >> "$raw"
+	grep -E '^(RESULT|MODEL|TASK|PORT|NOTE|TSO)' "$f" | sed "s/^/$tag /" >> "$raw"
 	grep -E '^RESULT' "$f" | sed "s/^/  $tag /" | cut -c1-200
 }
 
@@ -219,12 +225,14 @@ fwd() {
 }
 
 # callgrind run with a fixed frame count: instructions of rx+tx burst per packet
+# (CG_EXTRA_TOGGLE: one more function collected, e.g. bench_tx_prepare)
 cg() {
 	local tag=$1 peer=$2 len=$3 burst=$4 extra=${5:-} frames=${6:-$cg_frames}
 	local f=$work/cg_$tag.log cgo=$work/cg_$tag.out
 	# shellcheck disable=SC2046
 	timeout 600 valgrind --tool=callgrind --callgrind-out-file="$cgo" \
 		--toggle-collect=bench_rx_burst --toggle-collect=bench_tx_burst \
+		${CG_EXTRA_TOGGLE:+--toggle-collect=$CG_EXTRA_TOGGLE} \
 		"$bench" $(eal) $(peer_vdevs "$len" "$peer") -- --frames "$frames" \
 		--warmup-frames $cg_warm --wait-full --burst "$burst" --len "$len" \
 		$(prime_of "$peer") --label "$tag" $extra > "$f" 2>&1
@@ -247,7 +255,7 @@ cg_record() {	# tag peer len burst log dumpfile
 	itx=$(awk '/fwd_bench.c:bench_tx_burst / {gsub(",", "", $1); print $1; exit}' "$dump.incl")
 	echo "CG tag=$tag peer=$2 len=$3 burst=$4 pkts=$pkts ir=$ir ir_rx=${irx:-0} ir_tx=${itx:-0}" |
 		tee -a "$raw" | sed 's/^/  /'
-	grep -E '^MODEL' "$f" | sed "s/^/cg $tag /" >> "$raw"
+	grep -E '^(MODEL|TSO)' "$f" | sed "s/^/cg $tag /" >> "$raw"
 	{ echo "# DPDK $dpdk_version, $os: callgrind self cost of $tag (peer=$2 len=$3 burst=$4)"
 	  cat "$dump.self"; } > "$out/callgrind_$tag.txt"
 }
@@ -553,7 +561,7 @@ else
 	sizes="128 256 512 1024 1514"
 fi
 for l in $sizes; do fwd "mana_len$l" mana "$l" 32; done
-# Our PMD has no scattered RX: 9000-byte frames in one 9.2 KB mbuf (TX single segment).
+# 9000-byte frames in one 9.2 KB mbuf (TX single segment); section tso has them in 2 KB mbufs.
 fwd mana_len9000 mana 9000 32 "--mtu 9000 --mbufs 8191 --mbuf-data 9344"
 if [ $short = 0 ]; then
 	for p in null ring memif; do fwd "${p}_len1514" "$p" 1514 32; done
@@ -640,6 +648,24 @@ if want doorbell; then
 			echo "FAILED tag=doorbell" >> "$raw"
 			fails=$((fails + 1))
 		fi
+	fi
+fi
+
+if want tso; then
+	purge '/^(fwd|cg) mana_(tso|sc9000) /d; /^CG tag=mana_(tso|sc9000) /d'
+	purge '/^FAILED tag=(cg_)?mana_(tso|sc9000)/d; /^NOTMEASURED section=tso /d'
+	echo "== TSO (64 KB sends, MSS 1448) and 9000 B with 2 KB mbufs (net_mana)," \
+	     "DPDK $dpdk_version  [t=${SECONDS}s]"
+	fwd mana_tso mana_sink 64 32 "--tso 1448 --send 65160 --mbufs 8191"
+	# the sends: what a callgrind run of a few seconds covers (the device
+	# segments and checksums 64 KB per send under valgrind too)
+	CG_EXTRA_TOGGLE=bench_tx_prepare cg mana_tso mana_sink 64 8 \
+		"--tso 1448 --send 65160 --mbufs 8191" $((cg_frames / 20))
+	fwd mana_sc9000 mana 9000 32 "--mtu 9000 --mbufs 16383 --mbuf-data 2176"
+	if [ $short = 0 ]; then
+		cg mana_sc9000 mana 9000 32 "--mtu 9000 --mbufs 16383 --mbuf-data 2176" 2000
+	else
+		not_measured tso mana_sc9000_cg "--short runs no callgrind on 9000 B frames"
 	fi
 fi
 
