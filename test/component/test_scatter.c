@@ -496,6 +496,69 @@ test_k1_unchanged(void)
 	rte_mempool_free(mp);
 }
 
+/*
+ * Two queues, one with chains (2048-byte mbufs) and one with one mbuf per
+ * frame (9100 bytes after headroom): the port runs the scattered burst for
+ * both. A truncated frame on the one-mbuf queue keeps its mbuf in the queue,
+ * which stop returns with the rest.
+ */
+static void
+test_mixed_queues(void)
+{
+	struct rte_eth_rxq_info qi;
+	struct rte_mempool *mp, *big;
+	struct rte_eth_conf conf;
+	struct rte_eth_stats es;
+	struct mana_model *m;
+	struct rte_mbuf *r[4];
+	uint32_t i;
+	int pid;
+
+	REQUIRE_EQ(comp_vdev_create("net_mana_sc7", ""), 0);
+	pid = comp_port_of("net_mana_sc7", 0);
+	m = mana_model_find("net_mana_sc7");
+	REQUIRE(pid >= 0 && m != NULL);
+	mp = comp_pool("sc7_pool", 2048, SC_ROOM);
+	big = comp_pool("sc7_big", 512, RTE_PKTMBUF_HEADROOM + 9100);
+	REQUIRE(mp != NULL && big != NULL);
+	memset(&conf, 0, sizeof(conf));
+	conf.rxmode.mtu = 9000;
+	conf.rxmode.offloads = RTE_ETH_RX_OFFLOAD_SCATTER;
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IPV4;
+	REQUIRE_EQ(rte_eth_dev_configure(pid, 2, 1, &conf), 0);
+	REQUIRE_EQ(rte_eth_rx_queue_setup(pid, 0, SC_NB_DESC, SOCKET_ID_ANY, NULL, mp), 0);
+	REQUIRE_EQ(rte_eth_rx_queue_setup(pid, 1, SC_NB_DESC, SOCKET_ID_ANY, NULL, big), 0);
+	REQUIRE_EQ(rte_eth_tx_queue_setup(pid, 0, SC_NB_DESC, SOCKET_ID_ANY, NULL), 0);
+	REQUIRE_EQ(rte_eth_dev_start(pid), 0);
+	REQUIRE_EQ(rte_eth_rx_queue_info_get(pid, 1, &qi), 0);
+	CHECK_EQ(qi.scattered_rx, 0);
+	/* Non-IP frames go to the last queue (the device's default): queue 1. */
+	for (i = 0; i < 3; i++) {
+		sc_build(9216 - i * 200, (uint8_t)i);
+		sc_frame[12] = 0x88;
+		sc_frame[13] = 0xb5;
+		REQUIRE_EQ(mana_model_inject_rx(m, 0, sc_frame, 9216 - i * 200), 0);
+	}
+	/* 9216 bytes do not fit 9100: truncated; 9016 and 8816 arrive whole */
+	REQUIRE_EQ(comp_rx_wait(pid, 2, r, 4, 2, COMP_WAIT_MS, NULL), 2);
+	CHECK_EQ(r[0]->pkt_len, 9016);
+	CHECK_EQ(r[0]->nb_segs, 1);
+	CHECK_EQ(r[1]->pkt_len, 8816);
+	CHECK(r[0]->pool == big && r[1]->pool == big);
+	comp_free(r, 2);
+	CHECK_EQ(rte_eth_stats_get(pid, &es), 0);
+	CHECK_EQ(es.ierrors, 1);
+	CHECK_EQ(comp_xstat(pid, "rx_q1_truncated"), 1);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(rte_mempool_avail_count(big), 512);
+	CHECK_EQ(rte_mempool_avail_count(mp), 2048);
+	CHECK_EQ(rte_eth_dev_close(pid), 0);
+	comp_vdev_destroy("net_mana_sc7");
+	rte_mempool_free(mp);
+	rte_mempool_free(big);
+}
+
 static const struct comp_case cases[] = {
 	{ "sizes", test_sizes },
 	{ "truncated", test_truncated },
@@ -503,6 +566,7 @@ static const struct comp_case cases[] = {
 	{ "mtu_change", test_mtu_change },
 	{ "auto_scatter", test_auto_scatter },
 	{ "k1_unchanged", test_k1_unchanged },
+	{ "mixed_queues", test_mixed_queues },
 };
 
 int

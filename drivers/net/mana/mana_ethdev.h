@@ -215,6 +215,11 @@ struct mana_rxq {
 	uint64_t seg_rearm;		/* rearm_data of a following segment: data_off 0 */
 	uint8_t sge_k;
 	uint8_t wqe_bu;			/* WQE size in BUs: ALIGN(16 + 16k, 32) / 32 */
+	/*
+	 * The port runs mana_rx_burst_scatter (some queue has k > 1): this
+	 * queue's slots are kept that way too (NULL once delivered), k = 1 or not.
+	 */
+	bool scatter_burst;
 	/* Control path. */
 	struct mana_rxq_stats stats_base;	/* stats at the last reset (mana_stats.c) */
 	int socket;

@@ -555,7 +555,7 @@ mana_rx_post_all(struct mana_rxq *rxq)
 	uint32_t posted;
 
 	rx_lkey_reload(rxq);
-	posted = rxq->sge_k > 1 ? mana_rxs_refill(rxq, 1) : rx_refill(rxq, 1);
+	posted = rxq->scatter_burst ? mana_rxs_refill(rxq, 1) : rx_refill(rxq, 1);
 	if (posted != rxq->nb_desc)
 		return false;
 	rx_ring_doorbell(rxq);

@@ -316,6 +316,8 @@ mana_rxq_start(struct mana_rxq *rxq)
 	rxq_vlan_strip_set(rxq, (rxq->priv->dev_data->dev_conf.rxmode.offloads &
 				 RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0);
 	mana_mr_cache_init(&rxq->mr_cache);
+	/* Every queue's k is known (mana_rxq_create_objs): the port's burst function is. */
+	rxq->scatter_burst = rxq->priv->dev_data->scattered_rx != 0;
 	if (!mana_rx_post_all(rxq)) {
 		PMD_DRV_LOG(ERR, "RX queue %u: cannot post %u buffers from mempool %s",
 			    rxq->queue_id, rxq->nb_desc, rxq->mp->name);
@@ -351,7 +353,7 @@ mana_rxq_stop(struct mana_rxq *rxq)
 				    strerror(-ret));
 		rxq->channel = NULL;
 	}
-	if (rxq->sge_k > 1) {
+	if (rxq->scatter_burst) {
 		mana_rxs_release_all(rxq);
 	} else {
 		/* Drain by count: a full ring has head != tail here (hardware.md §12 #8). */
