@@ -13,9 +13,12 @@
  * The checks run in the order of the table of §3.5 (the checks every SQ WQE
  * passes, model_tx.c, come first). SGE memory (§14 #18) is checked after the
  * rows that need only the SGL itself and before the headers are read: the
- * device cannot read headers an SGE does not reach. Vendor errors:
+ * device cannot read headers an SGE does not reach. What the table leaves
+ * open is decided as hardware.md §3.5 lists it ("What the table leaves
+ * open"). vendor_err: one model code per reason, below.
  */
 
+#include <stdio.h>
 #include <string.h>
 
 #include "model_priv.h"
@@ -198,17 +201,25 @@ lso_check(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w,
 	uint64_t total = 0;
 	uint32_t i, type, max, seg;
 
-#define LSO_CORRUPT(code, text) \
-	return w->verr = (code), w->why = (text), CQE_TX_GDMA_ERR
+#define LSO_CORRUPT(code, ...) do {						\
+	snprintf(m->tx_why, sizeof(m->tx_why), __VA_ARGS__);			\
+	w->verr = (code);							\
+	w->why = m->tx_why;							\
+	return CQE_TX_GDMA_ERR;							\
+} while (0)
 
 	if (w->nsge < GDMA_LSO_MIN_SGE)
-		LSO_CORRUPT(MM_VERR_LSO_NSGE, "LSO WQE with fewer than 2 SGEs (hardware.md §3.5)");
+		LSO_CORRUPT(MM_VERR_LSO_NSGE, "LSO WQE with %u SGE(s); it needs the headers in "
+			    "SGE 0 and the payload in SGEs 1.. (hardware.md §3.5)", w->nsge);
 	if (GDMA_GET(w->dw0, GDMA_WQE_LAST_VBYTES) != sge0->size)
-		LSO_CORRUPT(MM_VERR_LSO_VBYTES, "LSO WQE whose last_vbytes is not SGE 0's size");
+		LSO_CORRUPT(MM_VERR_LSO_VBYTES, "LSO WQE whose last_vbytes %u is not SGE 0's size "
+			    "%u (hardware.md §3.5)", GDMA_GET(w->dw0, GDMA_WQE_LAST_VBYTES),
+			    sge0->size);
 	for (i = 1; i < w->nsge; i++)
 		total += mm_tx_sge(qp, w, i)->size;
 	if (total == 0)
-		LSO_CORRUPT(MM_VERR_LSO_NO_PAYLOAD, "LSO WQE without payload after SGE 0");
+		LSO_CORRUPT(MM_VERR_LSO_NO_PAYLOAD, "LSO WQE whose SGEs 1..%u hold no payload "
+			    "(hardware.md §3.5)", w->nsge - 1);
 	for (i = 0; i < w->nsge; i++) {
 		type = mm_tx_sge_map(m, qp, w, mm_tx_sge(qp, w, i), &sge_data[i]);
 		if (type != CQE_TX_OKAY)
@@ -216,9 +227,13 @@ lso_check(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w,
 	}
 	lso_parse(sge_data[0], sge0->size, h);
 	if (h->gdma_verr == MM_VERR_LSO_HDR_SHORT)
-		LSO_CORRUPT(h->gdma_verr, "LSO WQE whose SGE 0 ends inside the headers");
+		LSO_CORRUPT(h->gdma_verr, "LSO WQE whose SGE 0 (%u bytes) ends inside the "
+			    "headers; SGE 0 holds exactly Ethernet + IP + TCP (hardware.md §3.5)",
+			    sge0->size);
 	if (h->gdma_verr == MM_VERR_LSO_HDR_LONG)
-		LSO_CORRUPT(h->gdma_verr, "LSO WQE whose SGE 0 holds payload after the headers");
+		LSO_CORRUPT(h->gdma_verr, "LSO WQE whose SGE 0 (%u bytes) holds %u payload bytes "
+			    "after %u bytes of headers; SGE 0 holds exactly the headers "
+			    "(hardware.md §3.5)", sge0->size, sge0->size - h->hlen, h->hlen);
 #undef LSO_CORRUPT
 	if (mss == 0)
 		return w->verr = MM_VERR_LSO_MSS, CQE_TX_INVALID_OOB;

@@ -62,8 +62,9 @@
 			 GDMA_SET(GDMA_WQE_FENCE, 1) | GDMA_WQE_DW1_RSVD_MASK | \
 			 GDMA_SET(GDMA_WQE_CLIENT_DATA_UNIT, GDMA_WQE_CLIENT_DATA_UNIT_MASK) | \
 			 GDMA_SET(GDMA_WQE_CHECK_SN, 1) | GDMA_SET(GDMA_WQE_SGL_DIRECT, 1))
-#define MM_WQE_DW1_LSO_OK	(GDMA_SET(GDMA_WQE_OOB_IN_SGL, 1) | \
-				 GDMA_SET(GDMA_WQE_CLIENT_DATA_UNIT, GDMA_WQE_CLIENT_DATA_UNIT_MASK))
+#define MM_WQE_DW1_LSO_OK \
+	(GDMA_SET(GDMA_WQE_OOB_IN_SGL, 1) | \
+	 GDMA_SET(GDMA_WQE_CLIENT_DATA_UNIT, GDMA_WQE_CLIENT_DATA_UNIT_MASK))
 
 struct mm_ctx;
 struct mm_cq;
@@ -253,6 +254,7 @@ struct mana_model {
 	uint32_t handle_ctr;
 	struct mm_rx_pending rxp;
 	uint8_t txbuf[MANA_MODEL_MAX_FRAME + 8];
+	char tx_why[160];		/* why the SQ of a CQE_TX_GDMA_ERR stops (model_lso.c) */
 	bool fatal;
 	bool wires_pending;		/* some pair wire not connected yet */
 	/* engine */

@@ -139,6 +139,9 @@ test_stats(void)
 	CHECK_EQ(comp_xstat(p0, "tx_q1_packets"), PER_Q);
 	CHECK_EQ(comp_xstat(p0, "dev_tx_frames"), s0.tx_frames);
 	CHECK_EQ(comp_xstat(p0, "dev_tx_bytes"), s0.tx_bytes);
+	/* no LSO WQE was posted: the device's LSO counters are there, at 0 (hardware.md §3.5) */
+	CHECK_EQ(comp_xstat(p0, "dev_tx_lso_wqes"), 0);
+	CHECK_EQ(comp_xstat(p0, "dev_tx_lso_segments"), 0);
 
 	/* TX error completions: counted as oerrors and by type. */
 	REQUIRE_EQ(mana_model_inject_tx_error(mana_model_find("net_mana_st"), 0, 34, 3), 0);

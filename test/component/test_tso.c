@@ -84,21 +84,29 @@ struct tso_pkt {
 	uint32_t seq;
 	uint8_t flags;		/* TCP flags of the packet */
 	bool vlan;		/* VLAN insertion with tci */
+	bool tagged;		/* the frame itself carries an 802.1Q tag with tci */
 	uint16_t tci;
+	uint8_t ext;		/* IPv6: bytes of extension headers (0, 8, or 8 + 8k) */
 	bool ip_cksum_flag;	/* RTE_MBUF_F_TX_IP_CKSUM given (IPv4) */
 	uint8_t seed;
 };
 
 static uint32_t
+pkt_l2(const struct tso_pkt *p)
+{
+	return RTE_ETHER_HDR_LEN + (p->tagged ? RTE_VLAN_HLEN : 0);
+}
+
+static uint32_t
 pkt_l3(const struct tso_pkt *p)
 {
-	return p->ipv6 ? 40 : 20;
+	return p->ipv6 ? 40 + p->ext : 20;
 }
 
 static uint32_t
 pkt_hdr(const struct tso_pkt *p)
 {
-	return RTE_ETHER_HDR_LEN + pkt_l3(p) + 20 + p->tcp_opt;
+	return pkt_l2(p) + pkt_l3(p) + 20 + p->tcp_opt;
 }
 
 static void
@@ -129,28 +137,48 @@ rd32(const uint8_t *b)
 
 /*
  * The frame of p: IP length and checksums deliberately wrong (the device
- * must write them), TCP options a run of NOPs and a timestamp-like filler.
+ * must write them), TCP options a run of NOPs and a timestamp-like filler,
+ * IPv6 extension headers a hop-by-hop header (8 bytes) and a destination
+ * options header (the rest), padded with PadN.
  */
 static uint32_t
 pkt_build(uint8_t *f, const struct tso_pkt *p)
 {
 	static const uint8_t dst[6] = { 0x02, 0, 0, 0, 0, 0x03 };
 	static const uint8_t src[6] = { 0x02, 0, 0, 0, 0, 0x02 };
-	uint32_t l3 = pkt_l3(p), hdr = pkt_hdr(p), len = hdr + p->payload, k;
-	uint8_t *ip = f + RTE_ETHER_HDR_LEN, *tcp = ip + l3;
+	uint32_t l2 = pkt_l2(p), l3 = pkt_l3(p), hdr = pkt_hdr(p), len = hdr + p->payload, k;
+	uint8_t *ip = f + l2, *tcp = ip + l3, *x;
 
 	memset(f, 0, hdr);
 	memcpy(f, dst, 6);
 	memcpy(f + 6, src, 6);
-	wr16(f + 12, p->ipv6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4);
+	if (p->tagged) {
+		wr16(f + 12, RTE_ETHER_TYPE_VLAN);
+		wr16(f + 14, p->tci);
+	}
+	wr16(f + l2 - 2, p->ipv6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4);
 	if (p->ipv6) {
 		wr32(ip, 6u << 28 | 0x12u << 20 | 0xABCDE);	/* traffic class, flow label */
 		wr16(ip + 4, 0xFFFF);				/* wrong on purpose */
-		ip[6] = IPPROTO_TCP;
+		ip[6] = p->ext != 0 ? IPPROTO_HOPOPTS : IPPROTO_TCP;
 		ip[7] = 61;
 		for (k = 0; k < 16; k++) {
 			ip[8 + k] = (uint8_t)(0x20 + k);
 			ip[24 + k] = (uint8_t)(0x90 + k);
+		}
+		if (p->ext != 0) {
+			x = ip + 40;
+			x[0] = p->ext > 8 ? IPPROTO_DSTOPTS : IPPROTO_TCP;
+			x[1] = 0;
+			x[2] = 1;				/* PadN */
+			x[3] = 4;
+		}
+		if (p->ext > 8) {
+			x = ip + 48;
+			x[0] = IPPROTO_TCP;
+			x[1] = (uint8_t)((p->ext - 8) / 8 - 1);
+			x[2] = 1;
+			x[3] = (uint8_t)(p->ext - 8 - 4);
 		}
 	} else {
 		ip[0] = 0x45;
@@ -213,7 +241,7 @@ pkt_chain(const uint8_t *f, uint32_t len, uint32_t first, uint32_t chunk)
 static void
 pkt_offload(struct rte_mbuf *m, const struct tso_pkt *p)
 {
-	m->l2_len = RTE_ETHER_HDR_LEN;
+	m->l2_len = pkt_l2(p);
 	m->l3_len = pkt_l3(p);
 	m->l4_len = 20 + p->tcp_opt;
 	m->tso_segsz = p->mss;
@@ -273,8 +301,11 @@ check_segments(const char *what, const struct tso_pkt *p, const uint8_t *f,
 	       struct rte_mbuf **rx, uint32_t n)
 {
 	static uint8_t b[16384];
-	uint32_t l3 = pkt_l3(p), hdr = pkt_hdr(p), want_n, i, pay, len, flags;
-	const uint8_t *fip = f + RTE_ETHER_HDR_LEN, *ftcp = fip + l3, *ip, *tcp;
+	uint32_t fl2 = pkt_l2(p), l3 = pkt_l3(p), fhdr = pkt_hdr(p), want_n, i, pay, len, flags;
+	/* Port 1 strips the tag: the frames arrive untagged. */
+	uint32_t hdr = fhdr - (fl2 - RTE_ETHER_HDR_LEN);
+	const uint8_t *fip = f + fl2, *ftcp = fip + l3, *ip, *tcp;
+	bool tag = p->vlan || p->tagged;
 
 	want_n = (p->payload + p->mss - 1) / p->mss;
 	CHECK_MSG(n == want_n, "%s: %u segments on the wire, want %u", what, n, want_n);
@@ -289,9 +320,9 @@ check_segments(const char *what, const struct tso_pkt *p, const uint8_t *f,
 		memcpy(b, rte_pktmbuf_read(rx[i], 0, len, b), len);
 		ip = b + RTE_ETHER_HDR_LEN;
 		tcp = ip + l3;
-		CHECK_MSG(memcmp(b, f, RTE_ETHER_HDR_LEN) == 0, "%s: segment %u: Ethernet "
-			  "header differs", what, i);
-		if (p->vlan) {
+		CHECK_MSG(memcmp(b, f, 12) == 0 && memcmp(b + 12, fip - 2, 2) == 0,
+			  "%s: segment %u: Ethernet header differs", what, i);
+		if (tag) {
 			CHECK_MSG((rx[i]->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) &&
 				  rx[i]->vlan_tci == (p->tci & 0xFFF), "%s: segment %u: VLAN "
 				  "flags 0x%" PRIx64 " tci 0x%x, want VLAN ID 0x%x", what, i,
@@ -301,7 +332,7 @@ check_segments(const char *what, const struct tso_pkt *p, const uint8_t *f,
 				  "tagged", what, i);
 		}
 		if (p->ipv6) {
-			CHECK_MSG(memcmp(ip, fip, 4) == 0 && memcmp(ip + 6, fip + 6, 34) == 0,
+			CHECK_MSG(memcmp(ip, fip, 4) == 0 && memcmp(ip + 6, fip + 6, l3 - 6) == 0,
 				  "%s: segment %u: IPv6 header fields differ", what, i);
 			CHECK_MSG(rd16(ip + 4) == len - RTE_ETHER_HDR_LEN - 40, "%s: segment %u: "
 				  "payload_len %u, want %u", what, i, rd16(ip + 4),
@@ -338,11 +369,13 @@ check_segments(const char *what, const struct tso_pkt *p, const uint8_t *f,
 			  what, i, tcp[13], flags);
 		CHECK_MSG(tcp_csum_ok(ip, p->ipv6, tcp, len - RTE_ETHER_HDR_LEN - l3),
 			  "%s: segment %u: TCP checksum 0x%04x wrong", what, i, rd16(tcp + 16));
-		CHECK_EQ(rx[i]->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK,
-			 RTE_MBUF_F_RX_L4_CKSUM_GOOD);
-		CHECK_MSG(memcmp(b + hdr, f + hdr + i * p->mss, pay) == 0, "%s: segment %u: "
+		/* The receiver's parser stops at IPv6 extension headers (L4 unknown). */
+		if (p->ext == 0)
+			CHECK_EQ(rx[i]->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK,
+				 RTE_MBUF_F_RX_L4_CKSUM_GOOD);
+		CHECK_MSG(memcmp(b + hdr, f + fhdr + i * p->mss, pay) == 0, "%s: segment %u: "
 			  "payload differs at byte %zu", what, i,
-			  check_memdiff(b + hdr, f + hdr + i * p->mss, pay));
+			  check_memdiff(b + hdr, f + fhdr + i * p->mss, pay));
 	}
 }
 
@@ -425,6 +458,14 @@ tso_family(bool ipv6)
 	/* Small MSS: many segments. */
 	p = pkt_default(ipv6, 3000, 100);
 	tso_send_check(ipv6 ? "IPv6 mss 100" : "IPv4 mss 100", &p, 0, 0);
+	if (!ipv6)
+		return;
+	/* Extension headers the device walks, counted in payload_len. */
+	p = pkt_default(true, 5000, 1400);
+	p.ext = 8;
+	tso_send_check("IPv6 hop-by-hop", &p, 0, 0);
+	p.ext = 32;
+	tso_send_check("IPv6 hop-by-hop + destination options", &p, pkt_hdr(&p) + 10, 1000);
 }
 
 static void
@@ -458,6 +499,15 @@ test_vlan(void)
 	p.vlan = true;
 	p.tci = 7;
 	tso_send_check("IPv4 VLAN chained", &p, 54 + 100, 1024);
+	/* The frame's own tag: l2_len 18, the same MSS (the MTU allows 4 more bytes). */
+	p = pkt_default(false, 6000, 1460);
+	p.tagged = true;
+	p.tci = 0x2345;
+	tso_send_check("IPv4 tagged frame", &p, 0, 0);
+	p = pkt_default(true, 6000, 1440);
+	p.tagged = true;
+	p.tci = 0x0001;
+	tso_send_check("IPv6 tagged frame", &p, 78, 2000);
 }
 
 /* Chains: headers alone in seg 0, with payload, payload over many segments. */
@@ -719,10 +769,20 @@ test_bad_headers(void)
 {
 	static const struct bad_case hdr = { "headers 334 bytes", "tso_hdr_len", ENOTSUP,
 					     "headers of 334 bytes" };
-	static const struct bad_case opt4 = { "IPv4 options", "tso_l3_opt", ENOTSUP,
-					      "IPv4 options" };
+	static const struct bad_case opt4 = { "IPv4 options", "tso_ip_opt", ENOTSUP,
+					      "or an IPv6 routing header (l3_len 24)" };
+	static const struct bad_case rt6 = { "IPv6 routing header", "tso_ip_opt", ENOTSUP,
+					     "routing header (l3_len 56)" };
+	static const struct bad_case l2 = { "tagged frame, l2_len 14", "tso_hdr_bad", EINVAL,
+					    "l2_len 14 / l3_len 20 / l4_len 20" };
+	static const struct bad_case ext = { "IPv6 l3_len short of the extension headers",
+					     "tso_hdr_bad", EINVAL, "l3_len 48" };
+	static const struct bad_case frag = { "IPv6 fragment header", "tso_l3", EINVAL,
+					      "no IP fragment" };
+	static const struct bad_case frag4 = { "IPv4 fragment", "tso_l3", EINVAL,
+					       "no IP fragment" };
 	static const struct bad_case l4 = { "l4_len 32, data offset 20", "tso_hdr_bad",
-					    EINVAL, "l4_len 32" };
+					    EINVAL, "l4_len 32 are not" };
 	static const struct bad_case l3 = { "l3_len 24, IHL 5", "tso_hdr_bad", EINVAL,
 					    "l3_len 24" };
 	static const struct bad_case nopay = { "no payload", "tso_len", EINVAL,
@@ -759,6 +819,32 @@ test_bad_headers(void)
 	if (m != NULL)
 		m->l3_len = 24;
 	expect_refused(&l3, m);
+	m = bad_mbuf(&p, 0, 0, f);
+	if (m != NULL)
+		rte_pktmbuf_mtod(m, uint8_t *)[14 + 6] = 0x20;	/* MF */
+	expect_refused(&frag4, m);
+	p.tagged = true;
+	m = bad_mbuf(&p, 0, 0, f);
+	if (m != NULL)
+		m->l2_len = 14;
+	expect_refused(&l2, m);
+	p = pkt_default(true, 3000, 1000);
+	p.ext = 16;
+	m = bad_mbuf(&p, 0, 0, f);
+	if (m != NULL)
+		m->l3_len = 48;
+	expect_refused(&ext, m);
+	p.ext = 8;
+	m = bad_mbuf(&p, 0, 0, f);
+	if (m != NULL)
+		rte_pktmbuf_mtod(m, uint8_t *)[14 + 40] = IPPROTO_FRAGMENT;
+	expect_refused(&frag, m);
+	/* Hop-by-hop, then a routing header where destination options were. */
+	p.ext = 16;
+	m = bad_mbuf(&p, 0, 0, f);
+	if (m != NULL)
+		rte_pktmbuf_mtod(m, uint8_t *)[14 + 40] = IPPROTO_ROUTING;
+	expect_refused(&rt6, m);
 	p = pkt_default(false, 0, 1000);
 	expect_refused(&nopay, bad_mbuf(&p, 54, 0, f));
 	p = pkt_default(false, 65537 - 54, 1460);

@@ -587,6 +587,169 @@ test_rx_filter_and_runts(void)
 	h_close(&h);
 }
 
+/* ---- scattered receive (hardware.md §3.6, §14 #17, #18) --------------------- */
+
+/*
+ * Post one RX WQE of k SGEs into the next slot: SGE j at byte 128 j of the
+ * slot, sizes sz[j]; the slot is zeroed first. Returns the slot's base.
+ */
+static uint8_t *
+h_rx_post_sgl(struct h *h, const uint32_t *sz, uint32_t k, uint32_t bad_lkey_at)
+{
+	uint32_t slot = h->posted[0] % DEPTH, j;
+	struct gdma_sge sge[16];
+	uint8_t *base = h->rxb.base + (size_t)slot * SLOT;
+
+	memset(base, 0, SLOT);
+	for (j = 0; j < k; j++) {
+		sge[j] = fx_sge(&h->rxb, (size_t)slot * SLOT + 128 * j, sz[j]);
+		if (j == bad_lkey_at)
+			sge[j].mem_key ^= 0x55;
+	}
+	h->post_size[0][slot] = sz[0];
+	h->post_bu[0][slot] = fx_rx_write(&h->rx, 0, sge, k);
+	h->posted[0]++;
+	fx_rx_ring(&h->rx, 0);
+	return base;
+}
+
+/* The k SGEs of a slot (128 bytes apart) hold frame[0..len) in order. */
+static bool
+sgl_holds(const uint8_t *base, const uint32_t *sz, uint32_t k, const uint8_t *frame,
+	  uint32_t len)
+{
+	uint32_t j, off = 0, n;
+	bool ok = true;
+
+	for (j = 0; j < k && off < len; j++) {
+		n = sz[j] < len - off ? sz[j] : len - off;
+		ok &= CHECK_MSG(memcmp(base + 128 * j, frame + off, n) == 0,
+				"SGE %u (frame bytes %u..%u) differs", j, off, off + n - 1);
+		off += n;
+	}
+	return ok && CHECK_EQ(off, len);
+}
+
+/* WQEs of k = 1..15 SGEs: filled in order, each ALIGN(16 + 16k, 32) bytes long. */
+static void
+test_rx_scatter_sizes(void)
+{
+	uint32_t sz[15], k, j, at[16], len;
+	struct rx_pkt p[2];
+	uint8_t fr[2048], *base[16];
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, false));
+	for (k = 1; k <= 15; k++) {
+		for (j = 0; j < k; j++)
+			sz[j] = 64 + 4 * j;	/* unequal sizes */
+		at[k] = h.posted[0] % DEPTH;
+		base[k] = h_rx_post_sgl(&h, sz, k, UINT32_MAX);
+		/* every byte of the k buffers */
+		for (len = 0, j = 0; j < k; j++)
+			len += sz[j];
+		len = (uint32_t)udp_frame(fr, (uint8_t)k, len - 42);
+		CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, len), 0);
+		fx_run(&h.f);
+		REQUIRE_EQ(h_rx_collect(&h, p, 2), 1);
+		CHECK_EQ(p[0].type, CQE_RX_OKAY);
+		CHECK_EQ(p[0].len, len);
+		CHECK(sgl_holds(base[k], sz, k, fr, len));
+		CHECK_EQ(p[0].wqe_off, h.post_bu[0][at[k]] * 32);
+		if (k > 1)
+			CHECK_EQ((h.post_bu[0][at[k]] - h.post_bu[0][at[k - 1]]) * 32,
+				 (16 + 16 * (k - 1) + 31) / 32 * 32);
+	}
+	/* one byte more than the 3 SGEs hold: truncated, the WQE used up (64 bytes) */
+	sz[0] = 100;
+	sz[1] = 100;
+	sz[2] = 100;
+	at[0] = h.posted[0] % DEPTH;
+	h_rx_post_sgl(&h, sz, 3, UINT32_MAX);
+	h_rx_post_sgl(&h, sz, 3, UINT32_MAX);
+	len = (uint32_t)udp_frame(fr, 1, 301 - 42);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, len), 0);
+	len = (uint32_t)udp_frame(fr, 2, 300 - 42);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, len), 0);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, p, 2), 2);
+	CHECK_EQ(p[0].type, CQE_RX_TRUNCATED);
+	CHECK_EQ(p[0].len, 301);
+	CHECK_EQ(p[1].type, CQE_RX_OKAY);
+	CHECK_EQ(p[1].len, 300);
+	CHECK_EQ(p[1].wqe_off - p[0].wqe_off, 64);
+	CHECK_EQ(fx_stats(&h.f, 0).rx_truncated, 1);
+	h_close(&h);
+}
+
+/* An SGE list the device refuses: 16 SGEs stop the queue; one bad SGE drops the frame. */
+static void
+test_rx_scatter_strict(void)
+{
+	struct mana_model_port_stats st0, st;
+	uint32_t sz[16], j;
+	struct rx_pkt p[2];
+	uint8_t fr[2048], *base;
+	size_t len = udp_frame(fr, 9, 1000);
+	bool zero = true;
+	struct h h;
+
+	for (j = 0; j < 16; j++)
+		sz[j] = 120;
+	/* SGE 9 of 12 with a wrong lkey: nothing written anywhere, frame dropped, WQE kept */
+	REQUIRE(h_open(&h, 1, false));
+	st0 = fx_stats(&h.f, 0);
+	base = h_rx_post_sgl(&h, sz, 12, 9);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.rx_drop_sge - st0.rx_drop_sge, 1);
+	CHECK_EQ(h_rx_collect(&h, p, 2), 0);
+	for (j = 0; j < 12 * 128; j++)
+		zero &= base[j] == 0;
+	CHECK_MSG(zero, "a frame was written into an SGL with a bad SGE");
+	h_close(&h);
+
+	/* 16 SGEs (more than a 256-byte RQE holds): malformed, the queue stops */
+	REQUIRE(h_open(&h, 1, false));
+	st0 = fx_stats(&h.f, 0);
+	h_rx_post_sgl(&h, sz, 16, UINT32_MAX);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	st = fx_stats(&h.f, 0);
+	CHECK_EQ(st.queue_errors - st0.queue_errors, 1);
+	CHECK_EQ(st.rx_frames, st0.rx_frames);
+	CHECK_EQ(h_rx_collect(&h, p, 2), 0);
+	CHECK_MSG(strstr(mana_model_last_error(h.f.m), "num_sge not 1..15") != NULL,
+		  "last error: %s", mana_model_last_error(h.f.m));
+	h_close(&h);
+}
+
+/* A stripped tag across SGE boundaries: the buffers get the frame without it. */
+static void
+test_rx_scatter_vlan(void)
+{
+	static const uint32_t sz[6] = { 5, 3, 7, 1, 30, 120 };
+	uint8_t fr[256], want[256], *base;
+	struct rx_pkt p[2];
+	size_t len, plen;
+	struct h h;
+
+	REQUIRE(h_open(&h, 1, false));
+	len = vlan_frame(fr, want, true, 0x0ABC, 44, 80, NULL);
+	plen = len - 4;
+	REQUIRE(plen <= 5 + 3 + 7 + 1 + 30 + 120);
+	base = h_rx_post_sgl(&h, sz, 6, UINT32_MAX);
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	fx_run(&h.f);
+	REQUIRE_EQ(h_rx_collect(&h, p, 2), 1);
+	CHECK_EQ(p[0].type, CQE_RX_OKAY);
+	CHECK_EQ(p[0].len, plen);
+	CHECK_EQ(GDMA_GET(p[0].dw1, MANA_RXCQE_VLAN_ID), 0xABC);
+	CHECK(sgl_holds(base, sz, 6, want, (uint32_t)plen));
+	h_close(&h);
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_rx_loop_delivery),
 	UNIT_TEST(test_rx_coalescing),
@@ -599,6 +762,9 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_rx_vlan_strip_fit),
 	UNIT_TEST(test_rx_vlan_coalescing),
 	UNIT_TEST(test_rx_filter_and_runts),
+	UNIT_TEST(test_rx_scatter_sizes),
+	UNIT_TEST(test_rx_scatter_strict),
+	UNIT_TEST(test_rx_scatter_vlan),
 };
 
 UNIT_MAIN(tests)

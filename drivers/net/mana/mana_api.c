@@ -262,8 +262,8 @@ rte_pmd_mana_rxq_info_get(uint16_t port_id, uint16_t queue_id,
 	info->cq_id = q->cq_id;
 	info->ring_bytes = q->rq_mask + 1;
 	info->wq_head_bu = q->rq_head;
-	/* Every RX WQE is one BU (one SGE): the device's tail is head minus those posted. */
-	info->wq_tail_bu = q->rq_head - info->in_flight;
+	/* Every RX WQE of the queue has wqe_bu BUs (k SGEs): head minus those posted. */
+	info->wq_tail_bu = q->rq_head - info->in_flight * q->wqe_bu;
 	info->db_page = (uintptr_t)q->db_page;
 	cq_state(info, q->cq_ring, q->cq_count, q->cq_head);
 	return 0;

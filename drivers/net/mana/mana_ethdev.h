@@ -140,9 +140,9 @@ enum mana_tx_prep_reason {
 	MANA_TX_PREP_MSS,	/* TSO: tso_segsz 0 or over 14 bits */
 	MANA_TX_PREP_MSS_MTU,	/* TSO: headers + tso_segsz over the MTU */
 	MANA_TX_PREP_HDR_LEN,	/* TSO: headers over 255 bytes (last_vbytes) */
-	MANA_TX_PREP_HDR_BAD,	/* TSO: l3_len / l4_len disagree with the packet */
-	MANA_TX_PREP_L3,	/* TSO: not one of IPv4/IPv6, or an IPv4 fragment */
-	MANA_TX_PREP_L3_OPT,	/* TSO: IPv4 options or IPv6 extension headers */
+	MANA_TX_PREP_HDR_BAD,	/* TSO: l2/l3/l4_len disagree with the packet */
+	MANA_TX_PREP_L3,	/* TSO: not one of IPv4/IPv6, or an IP fragment */
+	MANA_TX_PREP_IP_OPT,	/* TSO: IPv4 options, an IPv6 routing header */
 	MANA_TX_PREP_L4,	/* TSO: not TCP */
 	MANA_TX_PREP_LEN,	/* TSO: no payload, or over MANA_TSO_MAX_LEN */
 	MANA_TX_PREP_NB,
