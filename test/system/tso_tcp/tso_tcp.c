@@ -24,12 +24,15 @@
  *
  * usage: tso_tcp [EAL options] -- --local-ip A --peer-ip B --peer-mac M
  *        [--port P] [--bytes N] [--chunk C] [--mss S] [--seconds T]
- *        [--setup "command"] [--no-tso] [--vlan ID]
+ *        [--setup "command"] [--no-tso] [--vlan ID] [--drop-every N]
  *
  * --no-tso sends the same stream in plain frames of one MSS (TSO neither
  * needed nor checked): a failure with TSO that this does not share is TSO's.
  * --vlan has the port insert an 802.1Q tag into every frame (VLAN insertion
  * offload, so on every TSO segment); the device strips it from what arrives.
+ * --drop-every N frees every N-th data send instead of sending it (a send
+ * lost on the way): the receiver sees a hole, and the stream must still
+ * arrive whole, by retransmission from snd_una.
  */
 
 #include <errno.h>
@@ -72,6 +75,7 @@ static struct {
 	const char *setup;
 	bool no_tso;
 	uint16_t vlan;			/* 0: untagged */
+	uint32_t drop_every;		/* 0: never */
 } opt = {
 	.sport = 40123, .dport = 5001, .bytes = 8u << 20, .chunk = 65160, .mss = 1448,
 	.seconds = 60,
@@ -89,6 +93,7 @@ static struct {
 	unsigned int dupacks;
 	uint64_t last_progress;		/* TSC of the last ACK that moved una */
 	uint64_t tso_sends, plain_sends, retransmits, timeouts, acks;
+	uint64_t data_sends, dropped;	/* --drop-every */
 } tcp;
 
 static struct rte_mempool *pool;
@@ -108,7 +113,7 @@ parse_args(int argc, char **argv)
 		{"peer-mac", 1, NULL, 'm'}, {"port", 1, NULL, 'P'},
 		{"bytes", 1, NULL, 'b'}, {"chunk", 1, NULL, 'c'}, {"mss", 1, NULL, 's'},
 		{"seconds", 1, NULL, 't'}, {"setup", 1, NULL, 'S'}, {"no-tso", 0, NULL, 'N'},
-		{"vlan", 1, NULL, 'V'},
+		{"vlan", 1, NULL, 'V'}, {"drop-every", 1, NULL, 'D'},
 		{NULL, 0, NULL, 0},
 	};
 	struct in_addr a;
@@ -141,6 +146,7 @@ parse_args(int argc, char **argv)
 		case 'S': opt.setup = optarg; break;
 		case 'N': opt.no_tso = true; break;
 		case 'V': opt.vlan = (uint16_t)atoi(optarg); break;
+		case 'D': opt.drop_every = (uint32_t)atoi(optarg); break;
 		default:
 			return -1;
 		}
@@ -354,6 +360,11 @@ send_data(uint64_t off, uint32_t len)
 		th->cksum = rte_ipv4_udptcp_cksum_mbuf(m, ip, m->l2_len + m->l3_len);
 		tcp.plain_sends++;
 	}
+	if (opt.drop_every != 0 && ++tcp.data_sends % opt.drop_every == 0) {
+		tcp.dropped++;
+		rte_pktmbuf_free(m);	/* lost on the way */
+		return true;
+	}
 	return send_one(m);
 }
 
@@ -500,9 +511,10 @@ run(void)
 	now = rte_get_tsc_cycles();
 	printf("tso_tcp: %" PRIu64 " bytes acknowledged in %.3f s (%.2f Gbit/s of payload): "
 	       "%" PRIu64 " TSO sends, %" PRIu64 " plain frames, %" PRIu64 " ACKs, %" PRIu64
-	       " fast retransmits, %" PRIu64 " timeouts\n", opt.bytes,
-	       (double)(now - start) / hz, opt.bytes * 8.0 / ((double)(now - start) / hz) / 1e9,
-	       tcp.tso_sends, tcp.plain_sends, tcp.acks, tcp.retransmits, tcp.timeouts);
+	       " fast retransmits, %" PRIu64 " timeouts, %" PRIu64 " sends dropped on purpose\n",
+	       opt.bytes, (double)(now - start) / hz,
+	       opt.bytes * 8.0 / ((double)(now - start) / hz) / 1e9, tcp.tso_sends,
+	       tcp.plain_sends, tcp.acks, tcp.retransmits, tcp.timeouts, tcp.dropped);
 	/* linger: ACK the peer's FIN if it comes */
 	deadline = now + hz / 2;
 	while (!tcp.peer_fin && rte_get_tsc_cycles() < deadline) {
@@ -557,6 +569,11 @@ main(int argc, char **argv)
 	       " dev_tx_frames %" PRIu64 " dev_wire_drops %" PRIu64 " dev_rx_drop_no_wqe %"
 	       PRIu64 " tx_errors %" PRIu64 "\n", wqes, segs, xstat("dev_tx_frames"),
 	       xstat("dev_wire_drops"), xstat("dev_rx_drop_no_wqe"), xstat("tx_errors"));
+	if (rc == 0 && opt.drop_every != 0 && tcp.retransmits + tcp.timeouts == 0) {
+		fprintf(stderr, "tso_tcp: FAIL: %" PRIu64 " sends dropped, none retransmitted\n",
+			tcp.dropped);
+		rc = 1;
+	}
 	if (rc == 0 && !opt.no_tso && (wqes == UINT64_MAX || segs == UINT64_MAX || wqes == 0 ||
 				       segs <= wqes || wqes > tcp.tso_sends)) {
 		fprintf(stderr, "tso_tcp: FAIL: the device did not segment the TSO sends "
