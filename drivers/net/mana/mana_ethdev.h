@@ -418,6 +418,7 @@ void mana_rx_lkey_reload(struct mana_rxq *rxq);
 /* mana_rx_scatter.c */
 uint16_t mana_rx_burst_scatter(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint32_t mana_rxs_refill(struct mana_rxq *rxq, uint32_t min);
+bool mana_rx_cqe_pend(struct mana_rxq *rxq, const struct gdma_cqe *cqe, uint32_t first);
 void mana_rxs_release_all(struct mana_rxq *rxq);
 int mana_rx_descriptor_status(void *rxq, uint16_t offset);
 mana_rx_queue_count_t mana_rx_queue_count(void *rxq);

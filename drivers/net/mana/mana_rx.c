@@ -365,13 +365,13 @@ rx_drop_one(struct mana_rxq *rxq)
 }
 
 /*
- * Finish a consumed CQE the fast path stopped in, from its packet `first`:
- * the remaining packets of a good or coalesced CQE go to rxq->pend (the
- * burst is full, or a packet needs the checks of rx_pending); a CQE without
- * packets, truncated or unknown drops one WQE at once.
+ * The packets of a consumed CQE, from its packet `first`, into rxq->pend
+ * (hardware.md §4.4, §4.5). Returns false for a CQE without packets,
+ * truncated or unknown, counted here: the caller retires one WQE (its
+ * buffers go back to the pool or stay posted, as its layout wants).
  */
-static __rte_noinline void
-rx_cqe_slow(struct mana_rxq *rxq, const struct gdma_cqe *cqe, uint32_t first)
+bool
+mana_rx_cqe_pend(struct mana_rxq *rxq, const struct gdma_cqe *cqe, uint32_t first)
 {
 	struct mana_rx_pending *p = &rxq->pend;
 	uint32_t type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
@@ -391,20 +391,30 @@ rx_cqe_slow(struct mana_rxq *rxq, const struct gdma_cqe *cqe, uint32_t first)
 			p->hash[p->n] = cqe->data[MANA_RXCQE_PKT_HASH_DW(i)];
 			p->n++;
 		}
-		if (i == 0) {	/* no packet: the device consumed one WQE */
-			rxq->stats.unknown_cqes++;
-			rx_drop_one(rxq);
-		}
-		break;
+		if (i > 0)
+			return true;
+		rxq->stats.unknown_cqes++;	/* no packet: the device consumed one WQE */
+		return false;
 	case CQE_RX_TRUNCATED:
 		rxq->stats.truncated++;
-		rx_drop_one(rxq);
-		break;
+		return false;
 	default:
 		rxq->stats.unknown_cqes++;
-		rx_drop_one(rxq);
-		break;
+		return false;
 	}
+}
+
+/*
+ * Finish a consumed CQE the fast path stopped in, from its packet `first`:
+ * the remaining packets of a good or coalesced CQE go to rxq->pend (the
+ * burst is full, or a packet needs the checks of rx_pending); a CQE without
+ * packets, truncated or unknown drops one WQE at once.
+ */
+static __rte_noinline void
+rx_cqe_slow(struct mana_rxq *rxq, const struct gdma_cqe *cqe, uint32_t first)
+{
+	if (!mana_rx_cqe_pend(rxq, cqe, first))
+		rx_drop_one(rxq);
 }
 
 /*

@@ -183,40 +183,11 @@ rxs_drop_wqe(struct mana_rxq *rxq)
 static void
 rxs_cqe(struct mana_rxq *rxq, const struct gdma_cqe *cqe)
 {
-	struct mana_rx_pending *p = &rxq->pend;
-	uint32_t type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
-	uint32_t i, len, max = type == CQE_RX_OKAY ? 1 : MANA_RXCQE_PPI_MAX;
-
-	p->dw1 = cqe->data[1];
-	p->i = 0;
-	p->n = 0;
-	switch (type) {
-	case CQE_RX_OKAY:
-	case CQE_RX_COALESCED_4:
-		rxq->stats.coalesced_cqes += type == CQE_RX_COALESCED_4;
-		for (i = 0; i < max; i++) {
-			len = cqe->data[MANA_RXCQE_PKT_LEN_DW(i)] & MANA_RXCQE_PKT_LEN_MASK;
-			if (len == 0)
-				break;
-			p->len[p->n] = len;
-			p->hash[p->n] = cqe->data[MANA_RXCQE_PKT_HASH_DW(i)];
-			p->n++;
-		}
-		if (p->n == 0) {	/* no packet: the device consumed one WQE */
-			rxq->stats.unknown_cqes++;
-			rxs_drop_wqe(rxq);
-		}
-		break;
-	case CQE_RX_TRUNCATED:
-		/* Larger than the WQE's k buffers: all of them go out again. */
-		rxq->stats.truncated++;
+	rxq->stats.coalesced_cqes +=
+		GDMA_GET(cqe->data[0], MANA_CQE_TYPE) == CQE_RX_COALESCED_4;
+	/* A truncated frame was larger than the WQE's k buffers: all of them go out again. */
+	if (!mana_rx_cqe_pend(rxq, cqe, 0))
 		rxs_drop_wqe(rxq);
-		break;
-	default:
-		rxq->stats.unknown_cqes++;
-		rxs_drop_wqe(rxq);
-		break;
-	}
 }
 
 /*
