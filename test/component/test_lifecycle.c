@@ -15,6 +15,9 @@
 #include <string.h>
 #include <netinet/in.h>
 
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
 #include "comp.h"
 
 #define POOL_N		2048
@@ -342,8 +345,115 @@ test_settings(void)
 	CHECK(mana_model_find("net_mana_bad6") == NULL);
 }
 
+/*
+ * Bursts that race the port's stop and start. A worker lcore keeps calling
+ * the driver's own burst functions (taken while the port ran, as a process
+ * whose function pointers lag behind would) on queue 0 while the main lcore
+ * stops and starts the port. A stopped queue's gate is closed: the burst
+ * returns 0 and touches nothing; stop waits until the worker has left.
+ * Without gates the worker runs on a destroyed queue.
+ */
+#define RACE_CYCLES	50
+
+struct race {
+	uint16_t pid;
+	eth_rx_burst_t rx;	/* the driver's, as ethdev had them while the port ran */
+	eth_tx_burst_t tx;
+	void *rxq, *txq;
+	struct rte_mempool *mp;
+	volatile bool done;
+	uint64_t rx_pkts, tx_pkts, empty_bursts;
+};
+
+static int
+race_worker(void *arg)
+{
+	struct race *r = arg;
+	struct rte_mbuf *pkts[32];
+	struct comp_frame f;
+	uint8_t buf[128];
+	uint16_t n, sent, i;
+
+	comp_frame_default(&f);
+	rte_eth_macaddr_get(r->pid, &f.dst);
+	f.len = 96;
+	comp_frame_build(buf, &f);
+	while (!r->done) {
+		for (n = 0; n < 8; n++) {
+			pkts[n] = comp_mbuf_from(r->mp, buf, f.len);
+			if (pkts[n] == NULL)
+				break;
+		}
+		sent = r->tx(r->txq, pkts, n);
+		r->tx_pkts += sent;
+		for (i = sent; i < n; i++)
+			rte_pktmbuf_free(pkts[i]);
+		n = r->rx(r->rxq, pkts, RTE_DIM(pkts));
+		if (n == 0)
+			r->empty_bursts++;
+		r->rx_pkts += n;
+		for (i = 0; i < n; i++)
+			rte_pktmbuf_free(pkts[i]);
+	}
+	return 0;
+}
+
+static void
+test_stop_races_burst(void)
+{
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1, .nb_desc = 256 };
+	struct race r = { 0 };
+	struct rte_eth_fp_ops *fp;
+	unsigned int worker, cycle;
+	uint64_t rx_before;
+	int pid;
+
+	worker = rte_get_next_lcore(rte_lcore_id(), 1, 0);
+	REQUIRE(worker < RTE_MAX_LCORE);	/* a second lcore */
+	REQUIRE_EQ(comp_vdev_create("net_mana_race", "wire=loop"), 0);
+	pid = comp_port_of("net_mana_race", 0);
+	REQUIRE(pid >= 0);
+	r.pid = (uint16_t)pid;
+	r.mp = comp_pool("race_pool", POOL_N, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(r.mp != NULL);
+	REQUIRE_EQ(comp_port_start(r.pid, &pc, r.mp), 0);
+	fp = &rte_eth_fp_ops[r.pid];
+	r.rx = fp->rx_pkt_burst;
+	r.tx = fp->tx_pkt_burst;
+	r.rxq = fp->rxq.data[0];
+	r.txq = fp->txq.data[0];
+	REQUIRE_EQ(rte_eal_remote_launch(race_worker, &r, worker), 0);
+	for (cycle = 0; cycle < RACE_CYCLES && check_fails == 0; cycle++) {
+		/* Let frames go round before each stop. */
+		rx_before = __atomic_load_n(&r.rx_pkts, __ATOMIC_RELAXED);
+		uint64_t t0 = comp_now_ms();
+
+		while (__atomic_load_n(&r.rx_pkts, __ATOMIC_RELAXED) < rx_before + 64 &&
+		       comp_now_ms() - t0 < COMP_WAIT_MS)
+			comp_sleep_ms(1);
+		CHECK_MSG(r.rx_pkts >= rx_before + 64, "cycle %u: the worker received %llu frames",
+			  cycle, (unsigned long long)(r.rx_pkts - rx_before));
+		CHECK_EQ(rte_eth_dev_stop(r.pid), 0);
+		/* Stopped: the worker's bursts find the gates closed. */
+		comp_sleep_ms(2);
+		CHECK_EQ(rte_eth_dev_start(r.pid), 0);
+	}
+	r.done = true;
+	rte_eal_wait_lcore(worker);
+	CHECK_EQ(rte_eth_dev_stop(r.pid), 0);
+	CHECK_MSG(rte_mempool_avail_count(r.mp) == POOL_N, "%u of %u mbufs back in the pool",
+		  rte_mempool_avail_count(r.mp), POOL_N);
+	CHECK(r.empty_bursts > 0);
+	printf("  %u stop/start cycles under bursts: worker sent %llu, received %llu frames\n",
+	       cycle, (unsigned long long)r.tx_pkts, (unsigned long long)r.rx_pkts);
+	CHECK_EQ(rte_eth_dev_close(r.pid), 0);
+	comp_vdev_destroy("net_mana_race");
+	rte_mempool_free(r.mp);
+}
+
 static const struct comp_case cases[] = {
 	{ "restart_cycles", test_restart_cycles },
+	{ "stop_races_burst", test_stop_races_burst },
 	{ "desc_limits", test_desc_limits },
 	{ "queue_counts", test_queue_counts },
 	{ "unsupported", test_unsupported },

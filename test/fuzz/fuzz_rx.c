@@ -415,10 +415,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	h.lkey_mode = (data[0] >> 4) % 3;
 	h.fail_every = data[1] >> 4;
 	extra = data[1];
-	priv = calloc(1, sizeof(*priv));
+	priv = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN(sizeof(*priv), RTE_CACHE_LINE_SIZE));
 	rxq = calloc(1, sizeof(*rxq));
 	FUZZ_CHECK(priv != NULL && rxq != NULL, "calloc");
+	memset(priv, 0, sizeof(*priv));
 	rxq->priv = priv;
+	/* The burst runs through its gate, open as after a queue start. */
+	mana_qgates_init(priv);
+	mana_qgate_open(priv, true, 0);
+	rxq->gate = &priv->rx_gate[0];
 	rxq->mp = pool;
 	rxq->port_id = PORT_ID;
 	rxq->nb_desc = nb_desc;

@@ -315,6 +315,11 @@ mana_dev_start(struct rte_eth_dev *dev)
 		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	/* Last: from here on, bursts of any process may run (mana_qgate.h). */
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		mana_qgate_open(priv, true, i);
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		mana_qgate_open(priv, false, i);
 	priv->started = true;
 	dev->dev_ops->link_update(dev, 0);
 	return 0;
@@ -329,7 +334,8 @@ mana_dev_stop(struct rte_eth_dev *dev)
 
 	dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
 	dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
-	rte_wmb();
+	/* No burst of any process is inside a queue once its gate is closed. */
+	mana_qgate_close_all(priv);
 	mana_rx_intr_vec_disable(dev);
 	mana_queues_destroy(dev);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
@@ -666,6 +672,7 @@ mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_po
 	rte_ether_addr_copy(mac, dev->data->mac_addrs);
 	mana_mr_table_init(&priv->mr);
 	mana_rss_init(priv);
+	mana_qgates_init(priv);
 	ret = mana_port_open(priv, ibdev);
 	if (ret == 0)
 		ret = mana_intr_setup(dev);

@@ -19,6 +19,7 @@
 #include "mana_vs.h"
 #include "mana_model.h"
 #include "mana_gdma.h"
+#include "mana_qgate.h"
 
 /* Limits (doc/hardware.md §1 rule 5, §6). */
 #define MANA_MIN_DESC		64
@@ -182,7 +183,8 @@ struct mana_rxq {
 	uint32_t rq_mask;		/* RQ bytes - 1 */
 	uint32_t rq_head;		/* producer, BUs */
 	uint32_t rq_id;
-	uint8_t *db_page;		/* this RWQ's own page (hardware.md §1 rule 2) */
+	uint8_t *db_page;
+	struct mana_qgate *gate;	/* priv->rx_gate[queue_id] (mana_qgate.h) */		/* this RWQ's own page (hardware.md §1 rule 2) */
 	struct rte_mbuf **sw_ring;
 	uint32_t sw_head;		/* posted WQEs, free-running */
 	uint32_t sw_tail;		/* completed WQEs, free-running */
@@ -251,6 +253,7 @@ struct mana_txq {
 	uint32_t sq_tail;		/* consumer, BUs */
 	uint32_t sq_id;
 	uint8_t *db_page;
+	struct mana_qgate *gate;	/* priv->tx_gate[queue_id] (mana_qgate.h) */
 	struct gdma_cqe *cq_ring;
 	uint32_t cq_count;
 	uint32_t cq_head;
@@ -349,6 +352,9 @@ struct mana_priv {
 	 */
 	struct mana_rxq_stats rxq_carry[MANA_MAX_RXQ];
 	struct mana_txq_stats txq_carry[MANA_MAX_TXQ];
+	/* Who may run each queue's burst, in every process (mana_qgate.h). */
+	struct mana_qgate rx_gate[MANA_MAX_RXQ];
+	struct mana_qgate tx_gate[MANA_MAX_TXQ];
 };
 
 static inline struct mana_priv *
@@ -406,8 +412,23 @@ int mana_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats, unsig
 int mana_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
 			  unsigned int size);
 
+/* mana_qgate.c: gates of a port's queues (closed until their queue is started) */
+void mana_qgates_init(struct mana_priv *priv);
+int mana_qgate_close(struct mana_priv *priv, bool rx, uint16_t qid);
+void mana_qgate_open(struct mana_priv *priv, bool rx, uint16_t qid);
+/* Every gate of the port; -ETIMEDOUT if some holder did not leave (logged). */
+int mana_qgate_close_all(struct mana_priv *priv);
+
+/*
+ * Burst functions. mana_rx_burst, mana_rx_burst_scatter and mana_tx_burst
+ * are the gated entry points of the primary process, ringing q->db_page;
+ * the _db variants are their bodies for a caller that holds the queue's gate
+ * and gives the doorbell page as this process maps it.
+ */
+
 /* mana_rx.c */
 uint16_t mana_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mana_rx_burst_db(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db);
 bool mana_rx_post_all(struct mana_rxq *rxq);
 /* Per-CQE and per-packet work of mana_rx.c for the scattered path. */
 uint64_t mana_rx_cqe_ol_flags(uint32_t dw1);
@@ -417,6 +438,8 @@ void mana_rx_lkey_reload(struct mana_rxq *rxq);
 
 /* mana_rx_scatter.c */
 uint16_t mana_rx_burst_scatter(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mana_rx_burst_scatter_db(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+				  uint8_t *db);
 uint32_t mana_rxs_refill(struct mana_rxq *rxq, uint32_t min);
 bool mana_rx_cqe_pend(struct mana_rxq *rxq, const struct gdma_cqe *cqe, uint32_t first);
 void mana_rxs_release_all(struct mana_rxq *rxq);
@@ -441,8 +464,11 @@ uint32_t mana_rxq_sge_count(const struct mana_priv *priv, uint16_t qid,
 
 /* mana_tx.c */
 uint16_t mana_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mana_tx_burst_db(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db);
 uint16_t mana_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t n);
 int mana_tx_done_cleanup(void *txq, uint32_t free_cnt);
+/* Every completion there is, retired; the caller holds the queue stopped (gate closed). */
+int mana_tx_reap(struct mana_txq *txq);
 int mana_tx_descriptor_status(void *txq, uint16_t offset);
 void mana_tx_drop_inflight(struct mana_txq *txq);
 /* xstat name suffix of each tx_prepare refusal reason ([0]: NULL). */

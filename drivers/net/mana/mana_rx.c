@@ -137,11 +137,10 @@ rx_post_bulk(struct mana_rxq *rxq, uint32_t n, uint64_t sge_hi)
 }
 
 static inline void
-rx_ring_doorbell(struct mana_rxq *rxq)
+rx_ring_doorbell(struct mana_rxq *rxq, uint8_t *db)
 {
 	rte_wmb();
-	rte_write64_relaxed(gdma_db_wq(rxq->rq_id, rxq->rq_head),
-			    rxq->db_page + GDMA_DB_OFFSET_RQ);
+	rte_write64_relaxed(gdma_db_wq(rxq->rq_id, rxq->rq_head), db + GDMA_DB_OFFSET_RQ);
 }
 
 /* Reload the pool's lkey after the MR table changed; 0 when the pool is not one region. */
@@ -462,10 +461,9 @@ rx_pending(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
  * needs checking (length 0 or above the buffer, no posted WQE left) or does
  * not fit the burst hands the rest of its CQE to rx_cqe_slow/rx_pending.
  */
-uint16_t
-mana_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+static __rte_always_inline uint16_t
+rx_burst(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db)
 {
-	struct mana_rxq *rxq = q;
 	const uint32_t shift = rte_bsf32(rxq->cq_count), mask = rxq->desc_mask;
 	const uint32_t buf_size = rxq->buf_size;
 	const uint64_t rearm = rxq->mbuf_rearm;
@@ -549,9 +547,29 @@ mana_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	rxq->sw_tail = tail;
 	rxq->stats.coalesced_cqes += coalesced;
 	if (rx_refill(rxq, MANA_RX_REFILL_MIN) > 0)
-		rx_ring_doorbell(rxq);
+		rx_ring_doorbell(rxq, db);
 	rxq->stats.packets += nb - pend;
 	rxq->stats.bytes += bytes;
+	return nb;
+}
+
+uint16_t
+mana_rx_burst_db(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db)
+{
+	return rx_burst(rxq, pkts, n, db);
+}
+
+/* The primary's entry point: the queue's gate held around the burst (mana_qgate.h). */
+uint16_t
+mana_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mana_rxq *rxq = q;
+	uint16_t nb;
+
+	if (unlikely(!mana_qgate_enter(rxq->gate)))
+		return 0;
+	nb = rx_burst(rxq, pkts, n, rxq->db_page);
+	mana_qgate_leave(rxq->gate);
 	return nb;
 }
 
@@ -568,7 +586,7 @@ mana_rx_post_all(struct mana_rxq *rxq)
 	posted = rxq->scatter_burst ? mana_rxs_refill(rxq, 1) : rx_refill(rxq, 1);
 	if (posted != rxq->nb_desc)
 		return false;
-	rx_ring_doorbell(rxq);
+	rx_ring_doorbell(rxq, rxq->db_page);
 	return true;
 }
 

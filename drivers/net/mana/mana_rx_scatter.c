@@ -268,9 +268,8 @@ rxs_pending(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 
 /* Burst of a queue whose WQEs hold k > 1 mbufs (any k works). */
 uint16_t
-mana_rx_burst_scatter(void *q, struct rte_mbuf **pkts, uint16_t n)
+mana_rx_burst_scatter_db(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db)
 {
-	struct mana_rxq *rxq = q;
 	const uint32_t shift = rte_bsf32(rxq->cq_count);
 	enum gdma_cqe_owner_state state;
 	const struct gdma_cqe *cqe;
@@ -293,9 +292,22 @@ mana_rx_burst_scatter(void *q, struct rte_mbuf **pkts, uint16_t n)
 	}
 	if (mana_rxs_refill(rxq, RTE_MIN(32u, rxq->nb_desc / 4u)) > 0) {
 		rte_wmb();
-		rte_write64_relaxed(gdma_db_wq(rxq->rq_id, rxq->rq_head),
-				    rxq->db_page + GDMA_DB_OFFSET_RQ);
+		rte_write64_relaxed(gdma_db_wq(rxq->rq_id, rxq->rq_head), db + GDMA_DB_OFFSET_RQ);
 	}
+	return nb;
+}
+
+/* The primary's entry point: the queue's gate held around the burst (mana_qgate.h). */
+uint16_t
+mana_rx_burst_scatter(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mana_rxq *rxq = q;
+	uint16_t nb;
+
+	if (unlikely(!mana_qgate_enter(rxq->gate)))
+		return 0;
+	nb = mana_rx_burst_scatter_db(rxq, pkts, n, rxq->db_page);
+	mana_qgate_leave(rxq->gate);
 	return nb;
 }
 

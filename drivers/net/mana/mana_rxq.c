@@ -181,6 +181,7 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	rxq->mbuf_rearm = rx_rearm_template(rxq->data_off, rxq->port_id);
 	rxq->seg_rearm = rx_rearm_template(0, rxq->port_id);
 	rxq->priv = priv;
+	rxq->gate = &priv->rx_gate[qid];
 	rxq->socket = sock;
 	rxq_layout_set(rxq, k, dev->data->mtu, dev->data->dev_conf.rxmode.offloads |
 		       conf->offloads);

@@ -514,10 +514,9 @@ tx_lkey_revalidate(struct mana_txq *txq)
  * one CQE request (suppression) or every descriptor signalled, and one
  * doorbell for the burst.
  */
-uint16_t
-mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+static __rte_always_inline uint16_t
+tx_burst(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db)
 {
-	struct mana_txq *txq = q;
 	const uint32_t dmask = txq->desc_mask;
 	uint32_t *oob, *last_oob = NULL, head0, bytes0, head, room, k, nb = 0;
 	bool last_fast = false;	/* the burst's last WQE came from tx_post_fast */
@@ -561,19 +560,48 @@ mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			txq->desc[head0 & dmask].bytes |= MANA_TX_DESC_SIG;
 	}
 	rte_wmb();
-	rte_write64_relaxed(gdma_db_wq(txq->sq_id, txq->sq_head),
-			    txq->db_page + GDMA_DB_OFFSET_SQ);
+	rte_write64_relaxed(gdma_db_wq(txq->sq_id, txq->sq_head), db + GDMA_DB_OFFSET_SQ);
 	return nb;
+}
+
+uint16_t
+mana_tx_burst_db(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db)
+{
+	return tx_burst(txq, pkts, n, db);
+}
+
+/* The primary's entry point: the queue's gate held around the burst (mana_qgate.h). */
+uint16_t
+mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mana_txq *txq = q;
+	uint16_t nb;
+
+	if (unlikely(!mana_qgate_enter(txq->gate)))
+		return 0;
+	nb = tx_burst(txq, pkts, n, txq->db_page);
+	mana_qgate_leave(txq->gate);
+	return nb;
+}
+
+/* Control path, the queue's gate closed: retire every completion there is. */
+int
+mana_tx_reap(struct mana_txq *txq)
+{
+	return tx_complete(txq, UINT32_MAX);
 }
 
 int
 mana_tx_done_cleanup(void *q, uint32_t free_cnt)
 {
 	struct mana_txq *txq = q;
+	int ret;
 
-	if (txq->cq_ring == NULL)
-		return 0;
-	return tx_complete(txq, free_cnt == 0 ? UINT32_MAX : free_cnt);
+	if (!mana_qgate_enter(txq->gate))
+		return 0;	/* stopped (or a burst runs on it) */
+	ret = tx_complete(txq, free_cnt == 0 ? UINT32_MAX : free_cnt);
+	mana_qgate_leave(txq->gate);
+	return ret;
 }
 
 int

@@ -75,6 +75,7 @@ mana_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	txq->offloads = conf->offloads | dev->data->dev_conf.txmode.offloads;
 	txq->suppress = priv->tx_cqe_suppress;
 	txq->priv = priv;
+	txq->gate = &priv->tx_gate[qid];
 	txq->socket = sock;
 	mana_mr_cache_init(&txq->mr_cache);
 	dev->data->tx_queues[qid] = txq;
@@ -198,7 +199,7 @@ mana_txq_stop(struct mana_txq *txq)
 	 * The CQ ring is still mapped: count what the device completed before the
 	 * QP went away, so packets that did go out are not missing from the stats.
 	 */
-	mana_tx_done_cleanup(txq, 0);	/* 0: every completion there is */
+	mana_tx_reap(txq);
 	if (txq->cq != NULL) {
 		ret = mana_vs_destroy_cq(txq->cq);
 		if (ret != 0)
