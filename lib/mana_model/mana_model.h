@@ -206,7 +206,28 @@ unsigned int mana_model_run_idle(struct mana_model *m, unsigned int max_passes);
 
 /* Faults and controls, usable while traffic runs. */
 int mana_model_set_link(struct mana_model *m, unsigned int port, bool up);
+/* A permanent fatal error: every context gets IBV_EVENT_DEVICE_FATAL, open_device EIO from now on. */
 int mana_model_fatal(struct mana_model *m);
+/*
+ * A device reset that comes back (hardware.md §17): every open context gets
+ * IBV_EVENT_DEVICE_FATAL and is dead from now on (its objects are no longer
+ * processed: doorbells are discarded, nothing completes, no frame reaches
+ * them; creating anything on it fails EIO, destroy calls and close_device
+ * still succeed). open_device fails EIO for down_ms milliseconds, then gives
+ * fresh contexts on the same vPorts, MACs and wires. -EIO after
+ * mana_model_fatal (that one stays).
+ */
+int mana_model_reset(struct mana_model *m, uint32_t down_ms);
+
+struct mana_model_reset_stats {
+	uint64_t resets;		/* mana_model_reset calls that took effect */
+	uint64_t fatals;		/* permanent fatal errors (0 or 1) */
+	uint64_t contexts_killed;	/* contexts a reset made dead */
+	uint64_t open_refused;		/* open_device refused while down or fatal */
+	uint64_t db_discarded;		/* doorbells stored to dead objects' pages */
+	bool down;			/* open_device would fail now */
+};
+int mana_model_reset_stats(const struct mana_model *m, struct mana_model_reset_stats *st);
 /* The next n TX WQEs of port complete with error CQE type (33..41). */
 /*
  * The next n TX WQEs of port complete with error CQE type (33..41). A second

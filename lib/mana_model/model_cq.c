@@ -30,6 +30,10 @@ mana_model_create_comp_channel(struct ibv_context *c)
 		return NULL;
 	}
 	ctx = mm_ctx_of(c);
+	if (mm_ctx_dead(ctx, "create_comp_channel")) {
+		errno = EIO;
+		return NULL;
+	}
 	ch = calloc(1, sizeof(*ch));
 	if (ch == NULL)
 		return NULL;
@@ -89,6 +93,8 @@ mm_buf_zero(const uint8_t *b, uint32_t n)
 static int
 mm_cq_check(struct mm_ctx *ctx, int cqe, struct ibv_comp_channel *channel, int comp_vector)
 {
+	if (mm_ctx_dead(ctx, "create_cq"))
+		return EIO;
 	if (cqe < 1 || cqe > GDMA_MAX_QUEUE_ENTRIES) {
 		mm_error(ctx->m, MM_LOG_INFO, "create_cq: cqe %d not in 1..%d", cqe,
 			 GDMA_MAX_QUEUE_ENTRIES);

@@ -141,8 +141,9 @@ mana_model_open_device(struct ibv_device *dev)
 		errno = ENODEV;
 		return NULL;
 	}
-	if (__atomic_load_n(&m->fatal, __ATOMIC_ACQUIRE)) {
-		errno = EIO;
+	err = mm_open_allowed(m);
+	if (err != 0) {
+		errno = err;
 		return NULL;
 	}
 	ctx = calloc(1, sizeof(*ctx));
@@ -267,6 +268,8 @@ mana_model_query_port(struct ibv_context *c, uint8_t port, struct ibv_port_attr 
 		return -EINVAL;
 	p = &m->port[port - 1];
 	memset(attr, 0, sizeof(*attr));
+	if (mm_ctx_dead(mm_ctx_of(c), "query_port"))
+		return -EIO;
 	pthread_mutex_lock(&m->lock);
 	attr->state = p->link_up && !m->fatal ? IBV_PORT_ACTIVE : IBV_PORT_DOWN;
 	attr->phys_state = p->link_up && !m->fatal ? 5 /* LinkUp */ : 3 /* Disabled */;
@@ -318,6 +321,8 @@ mana_model_set_port_mtu(struct ibv_context *c, uint8_t port, uint32_t mtu)
 	m = mm_ctx_of(c)->m;
 	if (port < 1 || port > m->cfg.nports)
 		return -EINVAL;
+	if (mm_ctx_dead(mm_ctx_of(c), "set_port_mtu"))
+		return -EIO;
 	return mana_model_set_mtu(m, port - 1u, mtu);
 }
 

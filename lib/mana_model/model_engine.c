@@ -241,6 +241,35 @@ mm_db_scan_wq(struct mana_model *m, struct mm_wq *wq, bool stray)
 	return n;
 }
 
+/*
+ * A dead object's page (a context opened before a reset): the device no
+ * longer serves it; stores are taken and discarded.
+ */
+static void
+mm_db_discard(struct mana_model *m, uint64_t *pg)
+{
+	if (mm_db_take(&pg[MM_DB_SQ]) != 0)
+		m->rst.db_discarded++;
+	if (mm_db_take(&pg[MM_DB_RQ]) != 0)
+		m->rst.db_discarded++;
+	if (mm_db_take(&pg[MM_DB_CQ]) != 0)
+		m->rst.db_discarded++;
+}
+
+/* A dead context's shared page: its trapped stores popped and discarded. */
+static void
+mm_db_discard_shared(struct mana_model *m, struct mm_ctx *ctx)
+{
+	uint16_t off;
+	uint8_t width;
+	uint64_t v;
+
+	if (ctx->dbq != NULL)
+		while (mm_dbq_pop(ctx->dbq, &off, &width, &v))
+			m->rst.db_discarded++;
+	mm_db_discard(m, ctx->shared_db_dev);
+}
+
 /* A doorbell on the shared (hardware-like) page: the queue is found by its id only. */
 static void
 mm_db_shared(struct mana_model *m, struct mm_ctx *ctx, const void *pg, unsigned int slot,
@@ -379,17 +408,30 @@ mm_db_scan(struct mana_model *m, bool stray)
 	if (m->cfg.shared_doorbell) {
 		struct mm_ctx *ctx;
 
-		LIST_FOREACH(ctx, &m->ctxs, link)
-			n += mm_db_scan_shared(m, ctx, stray);
+		LIST_FOREACH(ctx, &m->ctxs, link) {
+			if (ctx->dead)
+				mm_db_discard_shared(m, ctx);
+			else
+				n += mm_db_scan_shared(m, ctx, stray);
+		}
 	} else {
 		struct mm_qp *qp;
 		struct mm_wq *wq;
 
-		LIST_FOREACH(qp, &m->qps, link)
-			if (!qp->rss)
+		LIST_FOREACH(qp, &m->qps, link) {
+			if (qp->rss)
+				continue;
+			if (qp->ctx->dead)
+				mm_db_discard(m, qp->db);
+			else
 				n += mm_db_scan_qp(m, qp, stray);
-		LIST_FOREACH(wq, &m->wqs, link)
-			n += mm_db_scan_wq(m, wq, stray);
+		}
+		LIST_FOREACH(wq, &m->wqs, link) {
+			if (wq->ctx->dead)
+				mm_db_discard(m, wq->db);
+			else
+				n += mm_db_scan_wq(m, wq, stray);
+		}
 	}
 	return n;
 }
@@ -405,7 +447,7 @@ mm_db_scan(struct mana_model *m, bool stray)
 void
 mm_db_drain_qp(struct mana_model *m, struct mm_qp *qp)
 {
-	if (m->fatal)
+	if (m->fatal || qp->ctx->dead)
 		return;
 	if (m->cfg.shared_doorbell) {
 		m->doorbells += mm_db_scan_shared(m, qp->ctx, false);
@@ -435,7 +477,7 @@ mm_engine_pass(struct mana_model *m)
 		m->doorbells += db;
 		work += db;
 		LIST_FOREACH(qp, &m->qps, link)
-			if (!qp->rss)
+			if (!qp->rss && !qp->ctx->dead)
 				work += mm_tx_process(m, qp);
 	}
 	/* RX after the doorbells, so WQEs posted before a frame arrives are seen. */

@@ -55,6 +55,10 @@ mana_model_alloc_pd(struct ibv_context *c)
 		return NULL;
 	}
 	ctx = mm_ctx_of(c);
+	if (mm_ctx_dead(ctx, "alloc_pd")) {
+		errno = EIO;
+		return NULL;
+	}
 	pd = calloc(1, sizeof(*pd));
 	if (pd == NULL)
 		return NULL;
@@ -80,6 +84,10 @@ mana_model_alloc_parent_domain(struct ibv_context *c, struct ibv_parent_domain_i
 		return NULL;
 	}
 	ctx = mm_ctx_of(c);
+	if (mm_ctx_dead(ctx, "alloc_parent_domain")) {
+		errno = EIO;
+		return NULL;
+	}
 	base = mm_pd_of(attr->pd);
 	if (attr->comp_mask & ~(uint32_t)IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT ||
 	    attr->td != NULL || base->parent || base->ctx != ctx) {
@@ -154,6 +162,10 @@ mana_model_reg_mr(struct ibv_pd *p, void *addr, size_t length, int access)
 	}
 	pd = mm_pd_of(p);
 	m = pd->ctx->m;
+	if (mm_ctx_dead(pd->ctx, "reg_mr")) {
+		errno = EIO;
+		return NULL;
+	}
 	if ((access & ~MM_MR_ACCESS_OK) != 0 || addr == NULL || length == 0 ||
 	    (uintptr_t)addr + length < (uintptr_t)addr) {
 		mm_error(m, MM_LOG_INFO,

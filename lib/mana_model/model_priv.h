@@ -180,6 +180,7 @@ struct mm_qp {
 	struct mm_wq *table64[MM_RSS_TABLE_SIZE];
 	struct mm_wq *default_wq;
 	struct mana_model_queue_stats qst;	/* RAW TX QP: per-queue counters */
+	bool detached;		/* a reset released its vPort and QP count already */
 	LIST_ENTRY(mm_qp) link;
 };
 
@@ -193,6 +194,11 @@ struct mm_ctx {
 	uint64_t *shared_db_dev;	/* the same page, the device's writable view */
 	struct mm_dbq *dbq;	/* shared mode: the trapped stores, in order */
 	uint32_t nobj;		/* live objects: close_device EBUSY */
+	/*
+	 * Opened before a reset (mana_model_reset): the device forgot every
+	 * object of the context; only destroy calls and close still work.
+	 */
+	bool dead;
 	LIST_ENTRY(mm_ctx) link;
 };
 
@@ -256,6 +262,8 @@ struct mana_model {
 	uint8_t txbuf[MANA_MODEL_MAX_FRAME + 8];
 	char tx_why[160];		/* why the SQ of a CQE_TX_GDMA_ERR stops (model_lso.c) */
 	bool fatal;
+	uint64_t down_until_ns;		/* CLOCK_MONOTONIC: open_device fails before it */
+	struct mana_model_reset_stats rst;
 	bool wires_pending;		/* some pair wire not connected yet */
 	/* engine */
 	pthread_t thread;
@@ -310,6 +318,10 @@ void mm_sysfs_port_mtu(const struct mana_model *m, unsigned int port);
 /* model_ctx.c */
 void mm_async_event(struct mm_ctx *ctx, enum ibv_event_type type, uint8_t port);
 bool mm_fatal_locked(struct mana_model *m);
+/* ctx is of a reset generation (mana_model_reset): logged for verb, true. */
+bool mm_ctx_dead(struct mm_ctx *ctx, const char *verb);
+/* 0 if open_device may give a context now, EIO (counted) otherwise. */
+int mm_open_allowed(struct mana_model *m);
 void mm_queue_retire(struct mana_model *m, uint32_t id, const struct mana_model_queue_stats *st);
 void mm_async_event_all(struct mana_model *m, enum ibv_event_type type, uint8_t port);
 void mm_ctx_fill_ops(struct verbs_context *vctx);

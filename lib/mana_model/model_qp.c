@@ -51,6 +51,10 @@ mm_port_claim_check(struct mana_model *m, struct mm_port *p, struct mm_pd *pd, c
 		mm_error(m, MM_LOG_INFO, "%s: device is in fatal state", verb);
 		return EIO;
 	}
+	if (pd->ctx->dead) {
+		mm_error(m, MM_LOG_INFO, "%s: the context was opened before a device reset", verb);
+		return EIO;
+	}
 	if (m->nqp >= m->cfg.max_qp) {
 		mm_error(m, MM_LOG_INFO, "%s: max_qp %u reached", verb, m->cfg.max_qp);
 		return ENOMEM;
@@ -421,7 +425,8 @@ mm_qp_unbind(struct mana_model *m, struct mm_qp *qp)
 {
 	struct mm_port *p = &m->port[qp->port];
 
-	mm_db_drain_qp(m, qp);
+	if (!qp->detached)
+		mm_db_drain_qp(m, qp);
 	if (qp->rss) {
 		struct mm_ind *t = qp->ind;
 		struct mm_qp *it;
@@ -434,7 +439,7 @@ mm_qp_unbind(struct mana_model *m, struct mm_qp *qp)
 		if (p->rss == qp) {
 			p->rss = NULL;
 			LIST_FOREACH(it, &m->qps, link)
-				if (it != qp && it->rss && it->port == qp->port) {
+				if (it != qp && it->rss && it->port == qp->port && !it->detached) {
 					p->rss = it;	/* newest first: list is LIFO */
 					break;
 				}
@@ -451,8 +456,10 @@ mm_qp_unbind(struct mana_model *m, struct mm_qp *qp)
 			qp->srq->users--;
 	}
 	qp->pd->users--;
-	mm_port_release(p);
-	m->nqp--;
+	if (!qp->detached) {
+		mm_port_release(p);
+		m->nqp--;
+	}
 	qp->ctx->nobj--;
 	LIST_REMOVE(qp, link);
 }

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "model_priv.h"
 
@@ -59,8 +60,113 @@ mm_fatal_locked(struct mana_model *m)
 	if (m->fatal)
 		return false;
 	__atomic_store_n(&m->fatal, true, __ATOMIC_RELEASE);
+	m->rst.fatals++;
 	mm_async_event_all(m, IBV_EVENT_DEVICE_FATAL, 0);
 	return true;
+}
+
+static uint64_t
+mm_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+bool
+mm_ctx_dead(struct mm_ctx *ctx, const char *verb)
+{
+	if (!__atomic_load_n(&ctx->dead, __ATOMIC_ACQUIRE))
+		return false;
+	mm_error(ctx->m, MM_LOG_INFO, "%s: the context was opened before a device reset; "
+		 "close it and open the device again", verb);
+	return true;
+}
+
+/*
+ * The device forgets the objects of ctx: its QPs no longer hold a vPort or
+ * count against max_qp (a context opened after the reset configures the
+ * vPort afresh); the objects stay allocated until the owner destroys them.
+ */
+static void
+mm_ctx_kill_locked(struct mana_model *m, struct mm_ctx *ctx)
+{
+	struct mm_qp *qp;
+
+	__atomic_store_n(&ctx->dead, true, __ATOMIC_RELEASE);
+	LIST_FOREACH(qp, &m->qps, link) {
+		struct mm_port *p = &m->port[qp->port];
+
+		if (qp->ctx != ctx || qp->detached)
+			continue;
+		if (p->rss == qp)
+			p->rss = NULL;
+		mm_port_release(p);
+		m->nqp--;
+		qp->detached = true;
+	}
+	m->rst.contexts_killed++;
+	mm_async_event(ctx, IBV_EVENT_DEVICE_FATAL, 0);
+}
+
+int
+mana_model_reset(struct mana_model *m, uint32_t down_ms)
+{
+	unsigned int nctx = 0;
+	struct mm_ctx *ctx;
+
+	if (m == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	if (m->fatal) {
+		pthread_mutex_unlock(&m->lock);
+		mm_error(m, MM_LOG_INFO, "reset: the device had a permanent fatal error");
+		return -EIO;
+	}
+	/* A coalesced CQE being built is written first: its frames arrived before. */
+	mm_rx_flush(m);
+	LIST_FOREACH(ctx, &m->ctxs, link) {
+		if (ctx->dead)
+			continue;
+		mm_ctx_kill_locked(m, ctx);
+		nctx++;
+	}
+	m->down_until_ns = mm_now_ns() + (uint64_t)down_ms * 1000000ull;
+	m->rst.resets++;
+	pthread_mutex_unlock(&m->lock);
+	mm_error(m, MM_LOG_WARNING, "device reset (injected): %u context%s lost, down for %u ms",
+		 nctx, nctx == 1 ? "" : "s", down_ms);
+	return 0;
+}
+
+/* 0: the device may be opened; EIO while a reset lasts or after a fatal error. */
+int
+mm_open_allowed(struct mana_model *m)
+{
+	int err = 0;
+
+	pthread_mutex_lock(&m->lock);
+	if (m->fatal || mm_now_ns() < m->down_until_ns) {
+		m->rst.open_refused++;
+		err = EIO;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return err;
+}
+
+int
+mana_model_reset_stats(const struct mana_model *m, struct mana_model_reset_stats *st)
+{
+	struct mana_model *mm = (struct mana_model *)(uintptr_t)m;
+
+	if (m == NULL || st == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&mm->lock);
+	*st = m->rst;
+	st->down = m->fatal || mm_now_ns() < m->down_until_ns;
+	pthread_mutex_unlock(&mm->lock);
+	return 0;
 }
 
 int

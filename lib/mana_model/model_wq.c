@@ -52,6 +52,8 @@ mm_wq_check(struct mm_ctx *ctx, const struct ibv_wq_init_attr *a)
 {
 	struct mana_model *m = ctx->m;
 
+	if (mm_ctx_dead(ctx, "create_wq"))
+		return EIO;
 	if (a->comp_mask >= IBV_WQ_INIT_ATTR_RESERVED) {
 		mm_error(m, MM_LOG_INFO, "create_wq: comp_mask 0x%x", a->comp_mask);
 		return EINVAL;
@@ -172,6 +174,8 @@ mm_ind_check(struct mm_ctx *ctx, const struct ibv_rwq_ind_table_init_attr *a)
 	struct mana_model *m = ctx->m;
 	uint32_t n;
 
+	if (mm_ctx_dead(ctx, "create_rwq_ind_table"))
+		return EIO;
 	if (a->comp_mask != 0 || a->log_ind_tbl_size > MM_MAX_IND_LOG || a->ind_tbl == NULL) {
 		mm_error(m, MM_LOG_INFO, "create_rwq_ind_table: comp_mask 0x%x, log %u (<= %u)",
 			 a->comp_mask, a->log_ind_tbl_size, MM_MAX_IND_LOG);

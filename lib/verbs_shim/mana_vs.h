@@ -36,6 +36,7 @@ struct mana_model;
 struct mana_model_config;
 struct mana_model_settings;
 struct mana_model_port_stats;
+struct mana_model_reset_stats;
 
 /* ---- Logging (no DPDK here: the user plugs its logger in) ---------- */
 
@@ -170,6 +171,8 @@ struct mana_vs_model_api {
 	int (*inject_rx)(struct mana_model *m, unsigned int port, const void *frame, uint32_t len);
 	int (*gen_set)(struct mana_model *m, unsigned int port, uint64_t rate_pps, uint32_t flows);
 	int (*fatal)(struct mana_model *m);
+	int (*reset)(struct mana_model *m, uint32_t down_ms);
+	int (*reset_stats)(const struct mana_model *m, struct mana_model_reset_stats *st);
 };
 
 const struct mana_vs_model_api *mana_vs_model_api(void);

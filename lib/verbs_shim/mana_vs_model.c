@@ -136,6 +136,8 @@ static const struct mana_vs_model_api model_api = {
 	.inject_rx = mana_model_inject_rx,
 	.gen_set = mana_model_gen_set,
 	.fatal = mana_model_fatal,
+	.reset = mana_model_reset,
+	.reset_stats = mana_model_reset_stats,
 };
 
 const struct mana_vs_backend *
