@@ -15,6 +15,7 @@
  *   mana model rx_truncate <port_id> <count>
  *   mana model gen <port_id> rate <pps> flows <count>
  *   mana model fatal <port_id>
+ *   mana model reset <port_id> <down_ms>
  *   mana model stats <port_id>
  *   mana wait <port_id> <counter> <min_value> <timeout_ms>
  *
@@ -374,6 +375,17 @@ cmd_model_fatal_parsed(void *res, struct cmdline *cl __rte_unused, void *data __
 }
 
 static void
+cmd_model_reset_parsed(void *res, struct cmdline *cl __rte_unused, void *data __rte_unused)
+{
+	struct cmd_model *r = res;
+	struct rte_pmd_mana_port_info pi;
+
+	if (!mana_port_ok(r->port_id, &pi))
+		return;
+	print_ret("device reset", rte_pmd_mana_model_reset(r->port_id, r->n2));
+}
+
+static void
 cmd_model_tx_error_parsed(void *res, struct cmdline *cl __rte_unused, void *data __rte_unused)
 {
 	struct cmd_model *r = res;
@@ -584,6 +596,8 @@ static cmdline_parse_token_string_t cmd_model_updown =
 	TOKEN_STRING_INITIALIZER(struct cmd_model, word1, "up#down");
 static cmdline_parse_token_string_t cmd_model_fatal =
 	TOKEN_STRING_INITIALIZER(struct cmd_model, action, "fatal");
+static cmdline_parse_token_string_t cmd_model_reset =
+	TOKEN_STRING_INITIALIZER(struct cmd_model, action, "reset");
 static cmdline_parse_token_string_t cmd_model_tx_error =
 	TOKEN_STRING_INITIALIZER(struct cmd_model, action, "tx_error");
 static cmdline_parse_token_string_t cmd_model_drop =
@@ -622,6 +636,14 @@ static cmdline_parse_inst_t cmd_mana_model_fatal = {
 	.f = cmd_model_fatal_parsed,
 	.help_str = "mana model fatal <port_id>: fatal error of the whole software device",
 	.tokens = { MODEL_HEAD, (void *)&cmd_model_fatal, (void *)&cmd_model_port, NULL },
+};
+
+static cmdline_parse_inst_t cmd_mana_model_reset = {
+	.f = cmd_model_reset_parsed,
+	.help_str = "mana model reset <port_id> <down_ms>: reset of the whole software device, "
+		"back after <down_ms> ms",
+	.tokens = { MODEL_HEAD, (void *)&cmd_model_reset, (void *)&cmd_model_port,
+		    (void *)&cmd_model_n2, NULL },
 };
 
 static cmdline_parse_inst_t cmd_mana_model_tx_error = {
@@ -695,8 +717,13 @@ static struct testpmd_driver_commands mana_cmds = {
 	{ &cmd_mana_model_gen, "mana model gen <port_id> rate <pps> flows <count>\n"
 	  "    Software device, gen wire: frame rate (0 = unlimited) and flow count.\n\n" },
 	{ &cmd_mana_model_fatal, "mana model fatal <port_id>\n"
-	  "    Software device: a fatal error of the whole device (every port's link goes\n"
-	  "    down; removal event where the application enabled it).\n\n" },
+	  "    Software device: a permanent fatal error of the whole device (the driver\n"
+	  "    tries to recover until recovery_timeout, then RECOVERY_FAILED and a\n"
+	  "    removal event where the application enabled it).\n\n" },
+	{ &cmd_mana_model_reset, "mana model reset <port_id> <down_ms>\n"
+	  "    Software device: a reset of the whole device that comes back after\n"
+	  "    <down_ms> ms (every port gets the fatal event; the driver recovers, or\n"
+	  "    with recovery=manual raises INTR_RESET for 'port reset').\n\n" },
 	{ &cmd_mana_model_stats, "mana model stats <port_id>\n"
 	  "    Software device: the vPort's device counters and last device error.\n\n" },
 	{ &cmd_mana_wait, "mana wait <port_id> <counter> <min_value> <timeout_ms>\n"

@@ -218,7 +218,7 @@ test_link_events(void)
 	struct mana_model *m;
 	int pid;
 
-	REQUIRE_EQ(comp_vdev_create("net_mana_lnk", "wire=loop"), 0);
+	REQUIRE_EQ(comp_vdev_create("net_mana_lnk", "wire=loop,recovery_timeout=100"), 0);
 	pid = comp_port_of("net_mana_lnk", 0);
 	m = mana_model_find("net_mana_lnk");
 	REQUIRE(pid >= 0 && m != NULL);
@@ -251,7 +251,7 @@ test_link_events(void)
 	CHECK_EQ(comp_rx_wait(pid, 1, NULL, 0, 4, COMP_WAIT_MS, NULL), 4);
 	CHECK_EQ(rmv_events, 0);
 
-	/* The device is lost: RMV, link down, no restart. */
+	/* The device is lost for good: recovery gives up (100 ms), RMV, link down, no restart. */
 	CHECK_EQ(mana_model_fatal(m), 0);
 	CHECK_MSG(wait_count(&rmv_events, 1, COMP_WAIT_MS), "no RMV event after a fatal error");
 	CHECK_EQ(rte_eth_link_get_nowait(pid, &link), 0);
@@ -594,7 +594,7 @@ events_off_case(const char *vdev, bool lsc)
 	struct mana_model *m;
 	int pid;
 
-	REQUIRE_EQ(comp_vdev_create(vdev, "wire=loop"), 0);
+	REQUIRE_EQ(comp_vdev_create(vdev, "wire=loop,recovery_timeout=100"), 0);
 	pid = comp_port_of(vdev, 0);
 	m = mana_model_find(vdev);
 	REQUIRE(pid >= 0 && m != NULL);

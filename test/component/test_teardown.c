@@ -247,7 +247,8 @@ child_event_close(const char *vdev, enum rte_eth_event_type ev, rte_eth_dev_cb_f
 
 	snprintf(cb_vdev, sizeof(cb_vdev), "%s", vdev);
 	child_mp = comp_pool("child_pool", POOL_N, RTE_MBUF_DEFAULT_BUF_SIZE);
-	if (child_mp == NULL || comp_vdev_create(vdev, "wire=loop") != 0)
+	/* A fatal error for good: the recovery gives up after 100 ms, then RMV. */
+	if (child_mp == NULL || comp_vdev_create(vdev, "wire=loop,recovery_timeout=100") != 0)
 		return 2;
 	pid = comp_port_of(vdev, 0);
 	m = mana_model_find(vdev);

@@ -372,6 +372,16 @@ rte_pmd_mana_model_fatal(uint16_t port_id)
 }
 
 int
+rte_pmd_mana_model_reset(uint16_t port_id, uint32_t down_ms)
+{
+	unsigned int vport;
+	int err;
+	struct mana_model *m = api_model(port_id, &vport, &err);
+
+	return m == NULL ? err : mana_vs_model_api()->reset(m, down_ms);
+}
+
+int
 rte_pmd_mana_model_gen_set(uint16_t port_id, uint64_t rate_pps, uint32_t flows)
 {
 	unsigned int vport;

@@ -18,6 +18,10 @@
  *   mac=xx:xx:xx:xx:xx:xx  V P E  select vPorts by MAC (repeatable, up to 8); on a model
  *                            the PMD creates, the i-th mac= also sets vPort i's MAC
  *   tx_cqe_suppress=0|1 V P  one TX completion per burst instead of per packet (default 1)
+ *   recovery=auto|manual V P  after a device reset: the driver recovers the port
+ *                            (default) or raises INTR_RESET for rte_eth_dev_reset()
+ *   recovery_timeout=<ms> V P  longest wait for the device to come back (100..600000,
+ *                            default 30000)
  * and, in V and E, the software device's settings, parsed by the model's one
  * parser that the MANA_MODEL environment also uses (mana_model_settings_set:
  * ports, mac<N>, wire, wire<N>, doorbell, coalesce, engine_cpu, numa, max_qp,
@@ -152,11 +156,53 @@ parse_tx_cqe_suppress(const char *val, struct mana_devargs *da, const char **why
 	return parse_bool(val, &da->tx_cqe_suppress);
 }
 
+static int
+parse_recovery(const char *val, struct mana_devargs *da, const char **why)
+{
+	if (da->recovery_given) {
+		*why = "given twice";
+		return -EINVAL;
+	}
+	da->recovery_given = true;
+	if (strcmp(val, "auto") == 0)
+		da->recovery_manual = false;
+	else if (strcmp(val, "manual") == 0)
+		da->recovery_manual = true;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int
+parse_recovery_timeout(const char *val, struct mana_devargs *da, const char **why)
+{
+	unsigned long v;
+	char *end;
+
+	if (da->recovery_timeout_given) {
+		*why = "given twice";
+		return -EINVAL;
+	}
+	da->recovery_timeout_given = true;
+	if (!isdigit((unsigned char)val[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(val, &end, 10);
+	if (errno != 0 || *end != '\0' || v < MANA_RECOVERY_TIMEOUT_MIN_MS ||
+	    v > MANA_RECOVERY_TIMEOUT_MAX_MS)
+		return -EINVAL;
+	da->recovery_timeout_ms = (uint32_t)v;
+	return 0;
+}
+
 static const struct mana_devarg_key mana_keys[] = {
 	{ "ibdev", S_VDEV, "an rdma-core device name (1..63 chars)", parse_ibdev },
 	{ "model", S_VDEV, "a model device name (1..31 chars)", parse_model },
 	{ "mac", S_VDEV | S_PCI | S_ENV, "a MAC xx:xx:xx:xx:xx:xx, up to 8 times", parse_mac },
 	{ "tx_cqe_suppress", S_VDEV | S_PCI, "0 or 1", parse_tx_cqe_suppress },
+	{ "recovery", S_VDEV | S_PCI, "auto or manual", parse_recovery },
+	{ "recovery_timeout", S_VDEV | S_PCI, "milliseconds, 100..600000",
+	  parse_recovery_timeout },
 };
 
 /* Scopes where the software device's settings (mana_model_settings_set) apply. */
@@ -264,6 +310,7 @@ devargs_defaults(struct mana_devargs *da, enum mana_devargs_scope scope)
 		api->settings_init(&da->settings, NULL, MANA_MODEL_SETTINGS_DEVICE,
 				   scope == MANA_DEVARGS_MODEL_ENV ? "MANA_MODEL_PCI" : "devarg");
 	da->tx_cqe_suppress = true;
+	da->recovery_timeout_ms = MANA_RECOVERY_TIMEOUT_DEFAULT_MS;
 }
 
 int

@@ -145,6 +145,9 @@ mana_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->default_rxportconf.burst_size = 32;
 	info->default_txportconf.burst_size = 32;
 	info->default_rxconf.rx_drop_en = 1;
+	/* A device reset: recovered by the driver, or by the application (NIC guide). */
+	info->err_handle_mode = priv->recovery_manual ? RTE_ETH_ERROR_HANDLE_MODE_PASSIVE :
+						       RTE_ETH_ERROR_HANDLE_MODE_PROACTIVE;
 	return 0;
 }
 
@@ -189,6 +192,22 @@ mana_rx_intr_vec_enable(struct rte_eth_dev *dev)
 	rte_intr_nb_efd_set(priv->rxq_intr, n);
 	rte_intr_max_intr_set(priv->rxq_intr, n + 1);
 	return 0;
+}
+
+static void
+mana_queues_destroy(struct rte_eth_dev *dev);
+
+/*
+ * Every queue's verbs objects gone and its mbufs back in their pools, the
+ * gates closed first; the queue states and priv->started stay as they were
+ * (a recovery brings back what was running).
+ */
+void
+mana_queues_teardown(struct rte_eth_dev *dev)
+{
+	mana_qgate_close_all(mana_priv(dev));
+	mana_rx_intr_vec_disable(dev);
+	mana_queues_destroy(dev);
 }
 
 static void
@@ -262,19 +281,14 @@ not_set_up:
 	return -EINVAL;
 }
 
-static int
-mana_dev_start(struct rte_eth_dev *dev)
+int
+mana_dev_start_locked(struct rte_eth_dev *dev)
 {
 	struct mana_priv *priv = mana_priv(dev);
 	bool intr = dev->data->dev_conf.intr_conf.rxq != 0;
 	uint16_t i;
 	int ret;
 
-	if (priv->removed) {
-		PMD_DRV_LOG(ERR, "port %u: the device had a fatal error; close the port and "
-			    "probe it again", priv->port_id);
-		return -EIO;
-	}
 	ret = mana_queues_check(dev);
 	if (ret != 0)
 		return ret;
@@ -326,7 +340,21 @@ mana_dev_start(struct rte_eth_dev *dev)
 }
 
 static int
-mana_dev_stop(struct rte_eth_dev *dev)
+mana_dev_start(struct rte_eth_dev *dev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	int ret;
+
+	rte_spinlock_recursive_lock(&priv->ctl_lock);
+	ret = mana_recovery_start_check(priv);
+	if (ret == 0)
+		ret = mana_dev_start_locked(dev);
+	rte_spinlock_recursive_unlock(&priv->ctl_lock);
+	return ret;
+}
+
+int
+mana_dev_stop_locked(struct rte_eth_dev *dev)
 {
 	struct mana_priv *priv = mana_priv(dev);
 	struct rte_eth_link link = { 0 };
@@ -347,6 +375,18 @@ mana_dev_stop(struct rte_eth_dev *dev)
 	return 0;
 }
 
+static int
+mana_dev_stop(struct rte_eth_dev *dev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	int ret;
+
+	rte_spinlock_recursive_lock(&priv->ctl_lock);
+	ret = mana_dev_stop_locked(dev);
+	rte_spinlock_recursive_unlock(&priv->ctl_lock);
+	return ret;
+}
+
 /* ---- MTU, burst modes, unsupported features -------------------------- */
 
 static int
@@ -355,6 +395,11 @@ mana_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 	struct mana_priv *priv = mana_priv(dev);
 	int ret;
 
+	if (priv->ctx == NULL || priv->rec_state != MANA_REC_NONE) {
+		PMD_DRV_LOG(ERR, "port %u: MTU %u: the device is being reset; set it once the "
+			    "port has recovered (or after rte_eth_dev_reset())", priv->port_id, mtu);
+		return -EBUSY;
+	}
 	if (mtu > priv->max_mtu) {
 		PMD_DRV_LOG(ERR, "port %u: MTU %u above the device limit %u", priv->port_id, mtu,
 			    priv->max_mtu);
@@ -453,8 +498,9 @@ mana_shared_put(struct mana_shared *sh)
 	rte_free(sh);
 }
 
-static void
-mana_port_release(struct mana_priv *priv)
+/* The PDs and the context (a closed port, or a device reset). */
+void
+mana_port_close_ctx(struct mana_priv *priv)
 {
 	int ret;
 
@@ -474,6 +520,12 @@ mana_port_release(struct mana_priv *priv)
 				     strerror(-ret));
 	}
 	priv->ctx = NULL;
+}
+
+static void
+mana_port_release(struct mana_priv *priv)
+{
+	mana_port_close_ctx(priv);
 	mana_shared_put(priv->shared);
 	priv->shared = NULL;
 }
@@ -484,8 +536,11 @@ mana_dev_close(struct rte_eth_dev *dev)
 	struct mana_priv *priv = mana_priv(dev);
 	uint16_t i;
 
+	/* Before the lock: a recovery step running now finishes first. */
+	mana_recovery_cancel(dev);
+	rte_spinlock_recursive_lock(&priv->ctl_lock);
 	if (priv->started)
-		mana_dev_stop(dev);
+		mana_dev_stop_locked(dev);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		mana_rx_queue_release(dev, i);
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
@@ -494,6 +549,7 @@ mana_dev_close(struct rte_eth_dev *dev)
 	mana_mr_events_unregister(priv);
 	mana_mr_release_all(priv);
 	mana_port_release(priv);
+	rte_spinlock_recursive_unlock(&priv->ctl_lock);
 	/* A port that finished probing holds the IPC action (not one closed by a failed probe). */
 	if (dev->state == RTE_ETH_DEV_ATTACHED)
 		mana_mp_put();
@@ -505,6 +561,7 @@ const struct eth_dev_ops mana_dev_ops = {
 	.dev_start = mana_dev_start,
 	.dev_stop = mana_dev_stop,
 	.dev_close = mana_dev_close,
+	.dev_reset = mana_dev_reset,
 	.dev_infos_get = mana_dev_infos_get,
 	.dev_supported_ptypes_get = mana_compat_supported_ptypes,
 	.link_update = mana_link_update,
@@ -589,7 +646,7 @@ mana_port_limits(struct mana_priv *priv)
 	return 0;
 }
 
-static int
+int
 mana_port_open(struct mana_priv *priv, struct ibv_device *ibdev)
 {
 	struct ibv_parent_domain_init_attr pattr = {
@@ -666,6 +723,9 @@ mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_po
 	priv->socket = socket;
 	priv->mac = *mac;
 	priv->tx_cqe_suppress = da->tx_cqe_suppress;
+	priv->recovery_manual = da->recovery_manual;
+	priv->recovery_timeout_ms = da->recovery_timeout_ms;
+	rte_spinlock_recursive_init(&priv->ctl_lock);
 	priv->shared = shared;
 	shared->refcnt++;
 	snprintf(priv->ibdev_name, sizeof(priv->ibdev_name), "%s", mana_vs_device_name(ibdev));

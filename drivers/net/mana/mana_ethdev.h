@@ -53,6 +53,11 @@
 
 /* ---- devargs (mana_devargs.c) --------------------------------------- */
 
+/* Longest wait for a reset device to come back (recovery_timeout=, NIC guide). */
+#define MANA_RECOVERY_TIMEOUT_DEFAULT_MS	30000u
+#define MANA_RECOVERY_TIMEOUT_MIN_MS		100u
+#define MANA_RECOVERY_TIMEOUT_MAX_MS		600000u
+
 /* Which keys a devargs string may use. */
 enum mana_devargs_scope {
 	MANA_DEVARGS_VDEV,	/* --vdev net_mana...: every key */
@@ -67,6 +72,10 @@ struct mana_devargs {
 	struct rte_ether_addr mac[MANA_MAX_MAC_ARGS];
 	bool tx_cqe_suppress;			/* default true */
 	bool tx_cqe_suppress_given;		/* a second one is refused */
+	bool recovery_manual;			/* recovery=manual; default auto */
+	bool recovery_given;
+	uint32_t recovery_timeout_ms;		/* recovery_timeout=, default 30000 */
+	bool recovery_timeout_given;
 	bool model_keys;			/* any software device setting but mac */
 	/* ports, wires, engine...: the model's own parser and config (mana_model.h) */
 	struct mana_model_settings settings;
@@ -307,6 +316,22 @@ struct mana_shared {
 	unsigned int refcnt;
 };
 
+/* Where a port is in the handling of a device reset (mana_recovery.c). */
+enum mana_rec_state {
+	MANA_REC_NONE,		/* the device is usable */
+	MANA_REC_PENDING,	/* recovery=auto: torn down or waiting for the device */
+	MANA_REC_NEED_RESET,	/* recovery=manual: waiting for rte_eth_dev_reset() */
+	MANA_REC_FAILED,	/* the device did not come back in time: close the port */
+};
+
+struct mana_rec_stats {
+	uint64_t fatal_events;		/* IBV_EVENT_DEVICE_FATAL seen */
+	uint64_t recoveries;		/* automatic recoveries that succeeded */
+	uint64_t failures;		/* recoveries (or dev_reset) that timed out or failed */
+	uint64_t dev_resets;		/* rte_eth_dev_reset() that rebuilt the port */
+	uint64_t last_ms;		/* fatal event to port usable, last time */
+};
+
 struct mana_priv {
 	struct rte_eth_dev_data *dev_data;
 	uint16_t port_id;
@@ -355,6 +380,16 @@ struct mana_priv {
 	/* Who may run each queue's burst, in every process (mana_qgate.h). */
 	struct mana_qgate rx_gate[MANA_MAX_RXQ];
 	struct mana_qgate tx_gate[MANA_MAX_TXQ];
+	/* Device reset and recovery (mana_recovery.c). */
+	uint32_t ctx_gen;		/* bumped whenever ctx is replaced (doorbells remapped) */
+	bool recovery_manual;		/* recovery=manual */
+	uint32_t recovery_timeout_ms;
+	enum mana_rec_state rec_state;
+	uint64_t rec_t0;		/* timer cycles at the fatal event */
+	uint64_t rec_deadline;		/* timer cycles: give up waiting for the device */
+	bool rec_torn_down;		/* this port's verbs objects are all gone */
+	rte_spinlock_recursive_t ctl_lock;	/* control ops vs the recovery alarm */
+	struct mana_rec_stats rec_stats;
 };
 
 static inline struct mana_priv *
@@ -387,6 +422,21 @@ void mana_mp_put(void);
 int mana_mp_secondary_probe(struct rte_device *rdev);
 int mana_mp_secondary_remove(struct rte_device *rdev);
 int mana_mp_req_dev_stats(struct mana_priv *priv, struct mana_model_port_stats *st);
+
+/* mana_ethdev.c, for mana_recovery.c: the control path under ctl_lock */
+int mana_dev_start_locked(struct rte_eth_dev *dev);
+int mana_dev_stop_locked(struct rte_eth_dev *dev);
+int mana_port_open(struct mana_priv *priv, struct ibv_device *ibdev);
+void mana_port_close_ctx(struct mana_priv *priv);
+void mana_queues_teardown(struct rte_eth_dev *dev);
+
+/* mana_recovery.c: device reset and recovery */
+void mana_recovery_on_fatal(struct rte_eth_dev *dev);
+int mana_dev_reset(struct rte_eth_dev *dev);
+/* 0, or a negative errno and a log line when the port cannot start now. */
+int mana_recovery_start_check(struct mana_priv *priv);
+/* dev_close: no recovery step runs or is pending after it returns. */
+void mana_recovery_cancel(struct rte_eth_dev *dev);
 
 /* mana_intr.c: link state, device events */
 int mana_link_update(struct rte_eth_dev *dev, int wait);

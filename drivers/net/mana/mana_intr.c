@@ -4,8 +4,9 @@
 
 /*
  * Link state and device events. The device's async_fd is watched by EAL's
- * interrupt thread: port up/down become LSC events, a fatal device error an
- * RMV event, each only if the application enabled it (dev_conf.intr_conf).
+ * interrupt thread: port up/down become LSC events (if the application
+ * enabled them, dev_conf.intr_conf), a fatal device error starts the
+ * handling of a device reset (mana_recovery.c).
  * The application's callbacks run inside the handler and may close the port
  * (and free it), which the handler and the teardown allow.
  */
@@ -33,7 +34,8 @@ mana_link_update(struct rte_eth_dev *dev, int wait)
 
 	RTE_SET_USED(wait);
 	memset(&attr, 0, sizeof(attr));
-	if (priv->removed || !priv->started) {
+	if (priv->removed || !priv->started || priv->rec_state != MANA_REC_NONE ||
+	    priv->ctx == NULL) {
 		link.link_status = RTE_ETH_LINK_DOWN;
 	} else if (priv->model == NULL) {
 		/*
@@ -62,9 +64,7 @@ static RTE_DEFINE_PER_LCORE(const struct rte_eth_dev *, mana_intr_closed);
 
 /*
  * Events the application turned off in dev_conf.intr_conf are not raised:
- * with lsc = 0 the link status is still updated (and read by polling), with
- * rmv = 0 a fatal device error takes the link down and is logged, raising an
- * LSC event instead when lsc = 1; the port stays unusable either way.
+ * with lsc = 0 the link status is still updated (and read by polling).
  */
 static void
 mana_async_event(struct rte_eth_dev *dev, const struct ibv_async_event *ev)
@@ -81,18 +81,8 @@ mana_async_event(struct rte_eth_dev *dev, const struct ibv_async_event *ev)
 			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
 		break;
 	case IBV_EVENT_DEVICE_FATAL:
-		priv->removed = true;
-		if (ic->rmv != 0) {
-			PMD_DRV_LOG(ERR, "port %u: device fatal error: device removed",
-				    priv->port_id);
-			mana_link_update(dev, 0);
-			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV, NULL);
-			break;
-		}
-		PMD_DRV_LOG(ERR, "port %u: device fatal error: link down, the port cannot start "
-			    "again (no removal event: intr_conf.rmv is 0)", priv->port_id);
-		if (mana_link_update(dev, 0) == 0 && ic->lsc != 0)
-			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
+		/* A device reset (hardware.md §17): recovery, mana_recovery.c. */
+		mana_recovery_on_fatal(dev);
 		break;
 	default:
 		PMD_DRV_LOG(DEBUG, "port %u: async event %d ignored", priv->port_id,

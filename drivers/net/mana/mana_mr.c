@@ -232,6 +232,9 @@ mana_mr_register_mempool(struct mana_priv *priv, struct rte_mempool *mp)
 	struct mana_mr_range *r = NULL;
 	int n, ret = 0;
 
+	/* A device reset is being handled: registered at the next start. */
+	if (priv->pd == NULL)
+		return -ENODEV;
 	rte_spinlock_lock(&t->lock);
 	if (mr_table_has_pool(t, mp))
 		goto out;
@@ -301,7 +304,7 @@ mr_walk_cb(struct rte_mempool *mp, void *arg)
 {
 	struct mana_priv *priv = arg;
 
-	if ((mp->flags & RTE_MEMPOOL_F_NON_IO) || mp->nb_mem_chunks == 0)
+	if (priv->pd == NULL || (mp->flags & RTE_MEMPOOL_F_NON_IO) || mp->nb_mem_chunks == 0)
 		return;
 	if (mana_mr_register_mempool(priv, mp) != 0)
 		PMD_DRV_LOG(WARNING, "port %u: mempool %s not registered; its mbufs cannot be "

@@ -319,6 +319,12 @@ xs_walk(struct rte_eth_dev *dev, struct xs_walk *w)
 		xs_add(w, "tx_err_", -1, tx_err_names[k], err[k]);
 	for (k = 1; k < MANA_TX_PREP_NB; k++)
 		xs_add(w, "tx_prep_", -1, mana_tx_prep_names[k], prep[k]);
+	/* Device resets (mana_recovery.c): kept across statistics resets. */
+	xs_add(w, "recovery_", -1, "fatal_events", priv->rec_stats.fatal_events);
+	xs_add(w, "recovery_", -1, "successes", priv->rec_stats.recoveries);
+	xs_add(w, "recovery_", -1, "failures", priv->rec_stats.failures);
+	xs_add(w, "recovery_", -1, "dev_resets", priv->rec_stats.dev_resets);
+	xs_add(w, "recovery_", -1, "last_ms", priv->rec_stats.last_ms);
 	if (!dev_counters(priv, &st))
 		return;
 	for (k = 0; k < RTE_DIM(dev_stats); k++)

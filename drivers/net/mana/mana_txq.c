@@ -198,8 +198,10 @@ mana_txq_stop(struct mana_txq *txq)
 	/*
 	 * The CQ ring is still mapped: count what the device completed before the
 	 * QP went away, so packets that did go out are not missing from the stats.
+	 * (None once stopped: a device reset took the queue apart already.)
 	 */
-	mana_tx_reap(txq);
+	if (txq->cq_ring != NULL)
+		mana_tx_reap(txq);
 	if (txq->cq != NULL) {
 		ret = mana_vs_destroy_cq(txq->cq);
 		if (ret != 0)

@@ -243,4 +243,6 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mana,
 	"numa=<-1..1023> "
 	"max_qp=<1..65535> "
 	"part=<0|2> "
-	"tx_cqe_suppress=<0|1>");
+	"tx_cqe_suppress=<0|1> "
+	"recovery=<auto|manual> "
+	"recovery_timeout=<100-600000>");

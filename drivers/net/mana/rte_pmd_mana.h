@@ -160,6 +160,14 @@ int rte_pmd_mana_model_gen_set(uint16_t port_id, uint64_t rate_pps, uint32_t flo
  */
 __rte_experimental
 int rte_pmd_mana_model_fatal(uint16_t port_id);
+/**
+ * A reset of the port's whole software device that comes back: every port
+ * of it gets IBV_EVENT_DEVICE_FATAL, the device cannot be opened for down_ms
+ * milliseconds, then it can (the driver recovers, NIC guide "Errors and
+ * recovery"). -EIO after rte_pmd_mana_model_fatal().
+ */
+__rte_experimental
+int rte_pmd_mana_model_reset(uint16_t port_id, uint32_t down_ms);
 /** Device counters of the vPort; fills up to max, returns how many exist or -errno. */
 __rte_experimental
 int rte_pmd_mana_model_counters_get(uint16_t port_id, struct rte_pmd_mana_counter *c,
