@@ -3,8 +3,9 @@
 #
 # The counterpart of events_off: with testpmd's defaults (LSC and RMV
 # interrupts on) the same link flap raises two link state change events and
-# the device fatal error a removal event.
-#@ vdev: net_mana0,wire=gen:flows=4:rate=1000
+# the permanent device fatal error, once recovery gives up (100 ms), a
+# recovery failed event and then a removal event.
+#@ vdev: net_mana0,wire=gen:flows=4:rate=1000,recovery_timeout=100
 #@ args: --forward-mode=io
 start
 mana model link 0 down
@@ -13,4 +14,4 @@ mana model link 0 up
 mana wait 0 link_up 1 5000
 stop
 mana model fatal 0
-mana wait 0 link_down 1 5000
+mana wait 0 recovery_failures 1 5000
