@@ -206,7 +206,10 @@ unsigned int mana_model_run_idle(struct mana_model *m, unsigned int max_passes);
 
 /* Faults and controls, usable while traffic runs. */
 int mana_model_set_link(struct mana_model *m, unsigned int port, bool up);
-/* A permanent fatal error: every context gets IBV_EVENT_DEVICE_FATAL, open_device EIO from now on. */
+/*
+ * A permanent fatal error: every context gets IBV_EVENT_DEVICE_FATAL,
+ * open_device fails EIO from now on.
+ */
 int mana_model_fatal(struct mana_model *m);
 /*
  * A device reset that comes back (hardware.md §17): every open context gets

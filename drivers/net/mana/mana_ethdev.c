@@ -397,7 +397,8 @@ mana_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 
 	if (priv->ctx == NULL || priv->rec_state != MANA_REC_NONE) {
 		PMD_DRV_LOG(ERR, "port %u: MTU %u: the device is being reset; set it once the "
-			    "port has recovered (or after rte_eth_dev_reset())", priv->port_id, mtu);
+			    "port has recovered (or after rte_eth_dev_reset())", priv->port_id,
+			    mtu);
 		return -EBUSY;
 	}
 	if (mtu > priv->max_mtu) {

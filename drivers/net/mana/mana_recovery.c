@@ -330,7 +330,8 @@ mana_dev_reset(struct rte_eth_dev *dev)
 			priv->rec_state = MANA_REC_NEED_RESET;
 		rte_spinlock_recursive_unlock(&priv->ctl_lock);
 		PMD_DRV_LOG(ERR, "port %u: dev_reset: the device did not come back within %u ms "
-			    "(recovery_timeout)%s%s; call rte_eth_dev_reset() again or close the port",
+			    "(recovery_timeout)%s%s; call rte_eth_dev_reset() again or close the "
+			    "port",
 			    priv->port_id, priv->recovery_timeout_ms, ret != -EAGAIN ? ": " : "",
 			    ret != -EAGAIN ? strerror(-ret) : "");
 		return ret == -EAGAIN ? -EIO : ret;
