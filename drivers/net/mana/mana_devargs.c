@@ -184,10 +184,18 @@ parse_recovery_timeout(const char *val, struct mana_devargs *da, const char **wh
 		return -EINVAL;
 	}
 	da->recovery_timeout_given = true;
-	if (!isdigit((unsigned char)val[0]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(val, &end, 10);
+	/* Decimal without a leading zero, or 0x hex (the NIC guide's integer rule). */
+	if (val[0] == '0' && val[1] == 'x') {
+		if (!isxdigit((unsigned char)val[2]))
+			return -EINVAL;
+		errno = 0;
+		v = strtoul(val + 2, &end, 16);
+	} else {
+		if (!isdigit((unsigned char)val[0]) || val[0] == '0')
+			return -EINVAL;
+		errno = 0;
+		v = strtoul(val, &end, 10);
+	}
 	if (errno != 0 || *end != '\0' || v < MANA_RECOVERY_TIMEOUT_MIN_MS ||
 	    v > MANA_RECOVERY_TIMEOUT_MAX_MS)
 		return -EINVAL;
