@@ -312,7 +312,8 @@ api_model(uint16_t port_id, unsigned int *vport, int *err)
 		*err = -ENODEV;
 		return NULL;
 	}
-	m = priv->ctx != NULL ? mana_vs_model_of(priv->ctx) : NULL;
+	/* priv->model, not the context's: there is none while a device reset is handled. */
+	m = priv->model;
 	if (m == NULL) {
 		*err = -ENOTSUP;
 		return NULL;
