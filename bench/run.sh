@@ -34,6 +34,16 @@
 # or the harness itself did.
 
 set -u
+
+# EAL never removes its runtime directories (about 10 MB each): ours go at exit.
+bench_runtime_rm() {
+	local base=/var/run/dpdk
+
+	[ "$(id -u)" -eq 0 ] || base=${XDG_RUNTIME_DIR:-/tmp}/dpdk
+	rm -rf --one-file-system "$base/bench$$"_* "$base/benchup$$" "$base/benchtp$$"_* \
+		"$base/benchl3$$" "$base/benchrss$$"_*
+}
+trap bench_runtime_rm EXIT
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(dirname "$here")
 short=0

@@ -12,8 +12,10 @@ Exit status 0 when every check passed; each failed check prints one line.
 """
 
 import argparse
+import atexit
 import os
 import re
+import shutil
 import signal
 import struct
 import subprocess
@@ -36,9 +38,18 @@ def check(ok, what):
     return ok
 
 
+def eal_runtime_rm(prefix):
+    """EAL never removes its runtime directory (config, fbarrays, sockets)."""
+    base = '/var/run/dpdk' if os.geteuid() == 0 else \
+        os.path.join(os.environ.get('XDG_RUNTIME_DIR', '/tmp'), 'dpdk')
+    shutil.rmtree(os.path.join(base, prefix), ignore_errors=True)
+
+
 def eal_args(name, lcores, vdev):
+    prefix = 'mana_ex_%s_%d' % (name, os.getpid())
+    atexit.register(eal_runtime_rm, prefix)
     return ['--no-huge', '-m', '512', '-l', lcores,
-            '--file-prefix', 'mana_ex_%s_%d' % (name, os.getpid()),
+            '--file-prefix', prefix,
             '-d', 'librte_net_mana.so', '--vdev', vdev]
 
 

@@ -21,8 +21,10 @@ command line's).
 """
 
 import argparse
+import atexit
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -39,6 +41,13 @@ def header(script, key):
     return ''
 
 
+def eal_runtime_rm(prefix):
+    """EAL never removes its runtime directory (config, fbarrays, sockets)."""
+    base = '/var/run/dpdk' if os.geteuid() == 0 else \
+        os.path.join(os.environ.get('XDG_RUNTIME_DIR', '/tmp'), 'dpdk')
+    shutil.rmtree(os.path.join(base, prefix), ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--testpmd', required=True)
@@ -47,8 +56,10 @@ def main():
     a = ap.parse_args()
 
     name = os.path.splitext(os.path.basename(a.script))[0]
+    prefix = 'mana_tpx_%s_%d' % (name, os.getpid())
+    atexit.register(eal_runtime_rm, prefix)
     cmd = ['stdbuf', '-o0', a.testpmd, '--no-huge', '-m', '512', '-l', '0-1',
-           '--file-prefix', 'mana_tpx_%s_%d' % (name, os.getpid()),
+           '--file-prefix', prefix,
            '--vdev', header(a.script, 'vdev'), '--', '-i', '--total-num-mbufs=8192',
            '--cmdline-file=' + a.script] + header(a.script, 'args').split()
     print('$ ' + ' '.join(cmd), flush=True)

@@ -12,6 +12,7 @@ dpdk-telemetry.py, and check the values.
 import argparse
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -62,6 +63,13 @@ def via_script(prefix, rss):
     port = replies.get('/ethdev/mana/port') or {}
     check(port.get('ibdev') == 'net_mana0' and port.get('nb_rxq') == 2,
           'dpdk-telemetry.py: /ethdev/mana/port,0')
+
+
+def eal_runtime_rm(prefix):
+    """EAL never removes its runtime directory (config, fbarrays, sockets)."""
+    base = '/var/run/dpdk' if os.geteuid() == 0 else \
+        os.path.join(os.environ.get('XDG_RUNTIME_DIR', '/tmp'), 'dpdk')
+    shutil.rmtree(os.path.join(base, prefix), ignore_errors=True)
 
 
 def main():
@@ -128,6 +136,7 @@ def main():
         p.terminate()
         out, _ = p.communicate(timeout=30)
         print(out.decode(errors='replace')[-2000:])
+        eal_runtime_rm(prefix)
     print('telemetry: %s' % ('FAILED' if failures else 'passed'))
     return 1 if failures else 0
 
