@@ -22,8 +22,8 @@
 #              the primary stops and starts the port 100 times while the
 #              secondary forwards: no crash, no hang, no mbuf lost
 #   secondary_kill
-#              a secondary SIGKILLed while forwarding: the primary stops,
-#              starts and forwards after it
+#              a secondary SIGKILLed while forwarding, 5 times: the primary
+#              stops, starts and forwards after each
 #
 # Multi-process needs shared hugepage memory (--no-huge memory is private):
 # the script reserves MP_PAGES 2 MiB pages on top of the current count,
@@ -422,36 +422,46 @@ run_secondary_stop_start() {
 # back (a WARNING if it died inside a burst), and the primary starts and
 # forwards after it.
 run_secondary_kill() {
-	local so=$W/secondary_out r1 r2
+	local so=$W/secondary_out r1 r2 k kills=${MP_KILLS:-5} seen=0 pid
 
 	start_primary "wire=gen:flows=16:len=128:rate=20000" \
 		--forward-mode=io --rxq=2 --txq=2 --num-procs=2 --proc-id=0
-	spawn_secondary "$so" --rxq=2 --txq=2 --num-procs=2 --proc-id=1
-	echo "start" >&4
-	wait_xstat rx_q1_packets -gt 1000 || return
-	kill -9 "$TP2"
-	wait "$TP2" 2>/dev/null
-	TP2=
-	exec 4>&-
-	SECONDS=0
-	cmd "port stop 0"
-	cmd "port start 0"
-	cmd "after_kill_mark"
-	wait_text "after_kill_mark" || return
-	check "primary stop+start after the kill (s)" "$SECONDS" -lt 10
-	check "primary port restarted" "$(grep -a -c 'Port 0: 00:15:5D' "$OUT")" -ge 2
+	# Several kills: some land inside a burst (gate taken back), some outside.
+	for ((k = 1; k <= kills; k++)); do
+		spawn_secondary "$so" --rxq=2 --txq=2 --num-procs=2 --proc-id=1
+		echo "start" >&4
+		wait_xstat rx_q1_packets -gt $((seen + 1000)) || return
+		# testpmd itself (TP2 is timeout, its parent; stdbuf execs testpmd)
+		pid=$(pgrep -P "$TP2" | head -1)
+		check "secondary testpmd pid found" "${pid:-0}" -gt 0
+		kill -9 "$pid"
+		wait "$TP2" 2>/dev/null
+		check "secondary killed by SIGKILL (timeout's status)" "$?" -eq 137
+		TP2=
+		exec 4>&-
+		rm -f "$W/in2"
+		SECONDS=0
+		cmd "port stop 0"
+		cmd "port start 0"
+		cmd "after_kill_mark_$k"
+		wait_text "after_kill_mark_$k" || return
+		check "primary stop+start after kill $k (s)" "$SECONDS" -lt 10
+		snapshot kill
+		seen=$(xstat_of "$W/primary_kill" rx_q1_packets)
+	done
+	check "primary port restarted" "$(grep -a -c 'Port 0: 00:15:5D' "$OUT")" -ge $((kills + 1))
 	cmd "start"
 	wait_xstat rx_q0_packets -gt 0 || return
 	r1=$(xstat_of "$W/primary_poll" rx_q0_packets)
 	sleep 2
 	snapshot after
 	r2=$(xstat_of "$W/primary_after" rx_q0_packets)
-	check "primary forwards after the kill (rx_q0_packets grows)" "$r2" -gt "$r1"
+	check "primary forwards after the kills (rx_q0_packets grows)" "$r2" -gt "$r1"
 	check "primary tx_q0_packets" "$(xstat_of "$W/primary_after" tx_q0_packets)" -gt 0
 	check "dev_queue_errors" "$(xstat_of "$W/primary_after" dev_queue_errors)" -eq 0
 	stop_fwd || return
 	check_log "$OUT" "still inside its burst" "a live holder in the primary's log"
-	echo "info: gates taken back from the killed secondary: $(grep -a -c 'died inside' "$OUT")"
+	echo "info: gates taken back from killed secondaries: $(grep -a -c 'died inside' "$OUT")"
 	quit_primary
 }
 
