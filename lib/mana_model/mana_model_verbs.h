@@ -78,6 +78,13 @@ int mana_model_set_context_attr(struct ibv_context *ctx, enum manadv_set_ctx_att
 /* All `in` objects of obj must belong to model contexts. */
 int mana_model_init_obj(struct manadv_obj *obj, uint64_t obj_type);
 
+/*
+ * Offset in ctx->cmd_fd of a doorbell page manadv_init_obj gave (page 0: the
+ * shared page; doorbell=queue: each object's own page 1..): a process that
+ * maps cmd_fd rings that page at mapping + offset.
+ */
+int mana_model_db_page_offset(struct ibv_context *ctx, const void *page, uint64_t *off);
+
 /* Logger the model reports through (the shim installs its own). */
 void mana_model_set_log(void (*fn)(int level, const char *msg, void *arg), void *arg);
 

@@ -91,9 +91,40 @@ fail:
 	return err;
 }
 
+/*
+ * Queue mode: pages 1.. of cmd_fd for the queue objects, one each (2 x
+ * max_qp: every QP and as many RWQs). The memfd is sparse: a page costs
+ * memory only once a queue uses it.
+ */
+static int
+mm_ctx_db_obj_pages(struct mm_ctx *ctx, int fd)
+{
+	uint32_t n = 2 * ctx->m->cfg.max_qp;
+	void *p;
+
+	if (ctx->m->cfg.shared_doorbell)
+		return 0;
+	ctx->db_used = calloc((n + 63) / 64, sizeof(uint64_t));
+	if (ctx->db_used == NULL)
+		return ENOMEM;
+	p = mmap(NULL, (size_t)n * MM_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 MM_PAGE_SIZE);
+	if (p == MAP_FAILED) {
+		free(ctx->db_used);
+		ctx->db_used = NULL;
+		return errno;
+	}
+	ctx->db_obj = p;
+	ctx->db_npages = n;
+	return 0;
+}
+
 static void
 mm_ctx_db_pages_free(struct mm_ctx *ctx)
 {
+	if (ctx->db_obj != NULL)
+		munmap(ctx->db_obj, (size_t)ctx->db_npages * MM_PAGE_SIZE);
+	free(ctx->db_used);
 	if (ctx->dbq != NULL)
 		mm_dbtrap_unregister(ctx->shared_db);
 	munmap(ctx->shared_db, MM_PAGE_SIZE);
@@ -114,11 +145,16 @@ mm_ctx_fds(struct mm_ctx *ctx)
 	c->cmd_fd = memfd_create("mana_model_db", MFD_CLOEXEC);
 	if (c->cmd_fd < 0)
 		goto err;
-	if (ftruncate(c->cmd_fd, MM_PAGE_SIZE) != 0)
+	if (ftruncate(c->cmd_fd, (off_t)MM_PAGE_SIZE *
+		      (ctx->m->cfg.shared_doorbell ? 1 : 1 + 2 * ctx->m->cfg.max_qp)) != 0)
 		goto err;
 	err = mm_ctx_db_pages(ctx, c->cmd_fd);
-	if (err == 0)
-		return 0;
+	if (err == 0) {
+		err = mm_ctx_db_obj_pages(ctx, c->cmd_fd);
+		if (err == 0)
+			return 0;
+		mm_ctx_db_pages_free(ctx);
+	}
 	errno = err;
 err:
 	err = errno;

@@ -272,20 +272,77 @@ mm_ring_free(struct mm_ctx *ctx, void *buf)
 		ctx->alloc.free(buf, ctx->alloc.data);
 }
 
-/* The doorbell page of a new queue object (hardware.md §1.2). */
+/*
+ * The doorbell page of a new queue object (hardware.md §1.2): in queue mode
+ * a free page 1.. of the context's cmd_fd (zeroed), in shared mode page 0.
+ * NULL + errno ENOMEM when every page of the context is in use.
+ */
 uint64_t *
 mm_db_page_alloc(struct mm_ctx *ctx, bool *own)
 {
-	void *p;
+	struct mana_model *m = ctx->m;
+	uint64_t *p = NULL;
+	uint32_t i;
 
-	if (ctx->m->cfg.shared_doorbell) {
+	if (m->cfg.shared_doorbell) {
 		*own = false;
 		return ctx->shared_db;
 	}
-	p = aligned_alloc(MM_PAGE_SIZE, MM_PAGE_SIZE);
-	if (p == NULL)
+	pthread_mutex_lock(&m->lock);
+	for (i = 0; i < ctx->db_npages; i++) {
+		if ((ctx->db_used[i / 64] & (UINT64_C(1) << (i % 64))) == 0) {
+			ctx->db_used[i / 64] |= UINT64_C(1) << (i % 64);
+			p = (uint64_t *)(void *)(ctx->db_obj + (size_t)i * MM_PAGE_SIZE);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	if (p == NULL) {
+		mm_error(m, MM_LOG_INFO, "the context's %u doorbell pages (2 x max_qp) are all in "
+			 "use", ctx->db_npages);
+		errno = ENOMEM;
 		return NULL;
+	}
 	memset(p, 0, MM_PAGE_SIZE);
 	*own = true;
 	return p;
+}
+
+/* A page mm_db_page_alloc gave with *own set goes back to its context. */
+void
+mm_db_page_free(struct mm_ctx *ctx, uint64_t *page)
+{
+	size_t i = (size_t)((uint8_t *)page - ctx->db_obj) / MM_PAGE_SIZE;
+
+	pthread_mutex_lock(&ctx->m->lock);
+	ctx->db_used[i / 64] &= ~(UINT64_C(1) << (i % 64));
+	pthread_mutex_unlock(&ctx->m->lock);
+}
+
+/*
+ * Offset in cmd_fd of doorbell page `page` of context c (what a process
+ * mapping cmd_fd adds to its mapping): 0 for the shared page.
+ */
+int
+mana_model_db_page_offset(struct ibv_context *c, const void *page, uint64_t *off)
+{
+	struct mm_ctx *ctx;
+	const uint8_t *p = page;
+
+	if (c == NULL || page == NULL || off == NULL)
+		return -EINVAL;
+	ctx = mm_ctx_of(c);
+	if (page == ctx->shared_db) {
+		*off = 0;
+		return 0;
+	}
+	if (ctx->db_obj == NULL || p < ctx->db_obj ||
+	    p >= ctx->db_obj + (size_t)ctx->db_npages * MM_PAGE_SIZE ||
+	    (size_t)(p - ctx->db_obj) % MM_PAGE_SIZE != 0) {
+		mm_error(ctx->m, MM_LOG_INFO, "db_page_offset: %p is no doorbell page of this "
+			 "context", page);
+		return -EINVAL;
+	}
+	*off = (uint64_t)(p - ctx->db_obj) + MM_PAGE_SIZE;
+	return 0;
 }

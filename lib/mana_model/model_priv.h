@@ -193,6 +193,13 @@ struct mm_ctx {
 	uint64_t *shared_db;	/* page 0 of cmd_fd, the driver's view (always mapped) */
 	uint64_t *shared_db_dev;	/* the same page, the device's writable view */
 	struct mm_dbq *dbq;	/* shared mode: the trapped stores, in order */
+	/*
+	 * Queue mode: pages 1..db_npages of cmd_fd, one per queue object, so a
+	 * process mapping cmd_fd (a DPDK secondary) rings the same pages.
+	 */
+	uint8_t *db_obj;	/* page 1 of cmd_fd, mapped here */
+	uint32_t db_npages;
+	uint64_t *db_used;	/* bitmap of db_npages bits, under m->lock */
 	uint32_t nobj;		/* live objects: close_device EBUSY */
 	/*
 	 * Opened before a reset (mana_model_reset): the device forgot every
@@ -331,6 +338,7 @@ struct mm_mr *mm_mr_lookup(struct mana_model *m, uint32_t lkey);
 void *mm_ring_alloc(struct mm_ctx *ctx, uint32_t size);
 void mm_ring_free(struct mm_ctx *ctx, void *buf);
 uint64_t *mm_db_page_alloc(struct mm_ctx *ctx, bool *own);
+void mm_db_page_free(struct mm_ctx *ctx, uint64_t *page);
 
 /* model_cq.c */
 void mm_cq_write(struct mana_model *m, struct mm_cq *cq, const uint32_t *data,

@@ -205,7 +205,7 @@ mana_model_create_qp(struct ibv_pd *p, struct ibv_qp_init_attr *attr)
 	return &qp->ibv;
 err_db:
 	if (qp->db_own)
-		free(qp->db);
+		mm_db_page_free(ctx, qp->db);
 err_ring:
 	err = errno;
 	mm_ring_free(ctx, qp->sq.buf);
@@ -480,7 +480,7 @@ mana_model_destroy_qp(struct ibv_qp *ibqp)
 		mm_ring_free(qp->ctx, qp->sq.buf);
 	pthread_mutex_unlock(&m->lock);
 	if (qp->db_own)
-		free(qp->db);
+		mm_db_page_free(qp->ctx, qp->db);
 	free(qp->rss_ctx);
 	pthread_mutex_destroy(&ibqp->mutex);
 	pthread_cond_destroy(&ibqp->cond);

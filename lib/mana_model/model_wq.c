@@ -159,7 +159,7 @@ mana_model_destroy_wq(struct ibv_wq *ibwq)
 	mm_ring_free(wq->ctx, wq->ring.buf);
 	pthread_mutex_unlock(&m->lock);
 	if (wq->db_own)
-		free(wq->db);
+		mm_db_page_free(wq->ctx, wq->db);
 	pthread_mutex_destroy(&ibwq->mutex);
 	pthread_cond_destroy(&ibwq->cond);
 	free(wq);

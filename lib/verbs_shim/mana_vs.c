@@ -664,6 +664,16 @@ mana_vs_set_context_attr(struct ibv_context *ctx, enum manadv_set_ctx_attr_type 
 }
 
 int
+mana_vs_db_page_offset(struct ibv_context *ctx, const void *db_page, uint64_t *off)
+{
+	const struct mana_vs_backend *be = vs_backend_of(ctx, __func__);
+
+	if (be == NULL || db_page == NULL || off == NULL)
+		return -EINVAL;
+	return be->db_page_offset(ctx, db_page, off);
+}
+
+int
 mana_vs_init_obj(struct manadv_obj *obj, uint64_t obj_type)
 {
 	const struct ibv_context *ctx[3];

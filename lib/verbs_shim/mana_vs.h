@@ -141,6 +141,13 @@ int mana_vs_destroy_srq(struct ibv_srq *srq);	/* -EBUSY while a QP uses it */
 int mana_vs_set_context_attr(struct ibv_context *ctx, enum manadv_set_ctx_attr_type type,
 			     void *attr);
 int mana_vs_init_obj(struct manadv_obj *obj, uint64_t obj_type);
+/*
+ * Offset in ctx->cmd_fd of a doorbell page manadv_init_obj gave: another
+ * process mapping cmd_fd rings it at its mapping + *off. rdma-core: 0 (the
+ * context's one page, page 0 of cmd_fd); software device: 0 for the shared
+ * page, the object's own page 1.. with doorbell=queue.
+ */
+int mana_vs_db_page_offset(struct ibv_context *ctx, const void *db_page, uint64_t *off);
 
 /* ---- The software device (model backend only) ---------------------- */
 

@@ -76,6 +76,7 @@ struct mana_vs_backend {
 	int (*set_context_attr)(struct ibv_context *ctx, enum manadv_set_ctx_attr_type type,
 				void *attr);
 	int (*init_obj)(struct manadv_obj *obj, uint64_t obj_type);
+	int (*db_page_offset)(struct ibv_context *ctx, const void *db_page, uint64_t *off);
 };
 
 extern const struct mana_vs_backend mana_vs_rdma_backend;

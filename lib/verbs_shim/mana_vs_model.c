@@ -115,6 +115,7 @@ static const struct mana_vs_backend model_backend = {
 	.destroy_srq = mana_model_destroy_srq,
 	.set_context_attr = mana_model_set_context_attr,
 	.init_obj = mana_model_init_obj,
+	.db_page_offset = mana_model_db_page_offset,
 };
 
 static const struct mana_vs_model_api model_api = {

@@ -445,6 +445,16 @@ rdma_owns_device(const struct ibv_device *dev)
 	return rdma_is_mana(dev);
 }
 
+/* libmana maps page 0 of cmd_fd, the context's one doorbell page (hardware.md §5.1). */
+static int
+rdma_db_page_offset(struct ibv_context *ctx, const void *db_page, uint64_t *off)
+{
+	(void)ctx;
+	(void)db_page;
+	*off = 0;
+	return 0;
+}
+
 const struct mana_vs_backend mana_vs_rdma_backend = {
 	.name = "rdma-core",
 	.kind = MANA_VS_BACKEND_RDMA,
@@ -483,4 +493,5 @@ const struct mana_vs_backend mana_vs_rdma_backend = {
 	.destroy_srq = rdma_destroy_srq,
 	.set_context_attr = rdma_set_context_attr,
 	.init_obj = rdma_init_obj,
+	.db_page_offset = rdma_db_page_offset,
 };

@@ -7,11 +7,15 @@
  * RWQ's and the QP's doorbell page, one event per arm (hardware.md §5.4, §14 #26),
  * and doorbells naming a queue of another page refused (14 #15); the
  * lossless shared doorbell page (NIC guide, "Doorbell modes"): every store of
- * any thread reaches the device, whatever instruction made it.
+ * any thread reaches the device, whatever instruction made it; the
+ * per-object pages as pages of cmd_fd, rung through another mapping of it
+ * (a DPDK secondary's).
  */
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "fixture.h"
@@ -89,6 +93,78 @@ test_cq_arm_rx(void)
 	fx_rxq_destroy(&q);
 	CHECK_EQ(mana_vs_destroy_comp_channel(ch), 0);
 	fx_buf_fini(&b);
+	fx_close(&f);
+}
+
+/*
+ * doorbell=queue: every queue object's page is a page 1.. of cmd_fd, at the
+ * offset mana_vs_db_page_offset gives, so a second mapping of cmd_fd (what a
+ * secondary process makes) rings the queue: a frame is received into WQEs
+ * published only through that mapping.
+ */
+static void
+test_db_pages_in_cmd_fd(void)
+{
+	struct mana_tx_oob oob;
+	uint64_t off[3], o;
+	struct fx_rxq q;
+	struct fx_txq t;
+	struct fx_buf b;
+	struct gdma_sge sge;
+	struct stat st;
+	unsigned int i;
+	uint8_t *map;
+	struct fx f;
+
+	REQUIRE(fx_open(&f, 1));
+	REQUIRE(fx_rxq_create(&f, 0, 2, 64, 1, fx_rss_key, NULL, &q));
+	memset(&t, 0, sizeof(t));
+	t.cq.cq = mana_vs_create_cq(f.ctx, 64, NULL, NULL, 0);
+	REQUIRE_NOT_NULL(t.cq.cq);
+	REQUIRE(fx_txq_attach(&f, 0, 64, 1, &t));
+	REQUIRE_EQ(fstat(f.ctx->cmd_fd, &st), 0);
+	CHECK_EQ(st.st_size, 4096 * (1 + 2 * 64));	/* page 0 + 2 x max_qp (default 64) */
+	CHECK_EQ(mana_vs_db_page_offset(f.ctx, q.dv[0].db_page, &off[0]), 0);
+	CHECK_EQ(mana_vs_db_page_offset(f.ctx, q.dv[1].db_page, &off[1]), 0);
+	CHECK_EQ(mana_vs_db_page_offset(f.ctx, t.dv.db_page, &off[2]), 0);
+	for (i = 0; i < 3; i++) {
+		CHECK_GE(off[i], 4096);
+		CHECK_EQ(off[i] % 4096, 0);
+		CHECK(off[i] < (uint64_t)st.st_size);
+	}
+	CHECK(off[0] != off[1] && off[0] != off[2] && off[1] != off[2]);
+	/* not a doorbell page of the context */
+	CHECK_EQ(mana_vs_db_page_offset(f.ctx, (uint8_t *)q.dv[0].db_page + 8, &o), -EINVAL);
+	CHECK_EQ(mana_vs_db_page_offset(f.ctx, &o, &o), -EINVAL);
+	map = mmap(NULL, (size_t)st.st_size, PROT_WRITE, MAP_SHARED, f.ctx->cmd_fd, 0);
+	REQUIRE(map != MAP_FAILED);
+	/* WQEs on both RX queues, published through the other mapping only */
+	REQUIRE(fx_buf_init(&f, &b, 16 * 2048));
+	for (i = 0; i < 8; i++) {
+		sge = fx_sge(&b, i * 2048, 2048);
+		fx_rx_write(&q, i % 2, &sge, 1);
+	}
+	for (i = 0; i < 2; i++)
+		fx_db(map + off[i], GDMA_DB_OFFSET_RQ, gdma_db_wq(q.dv[i].wq_id, q.head[i]));
+	fx_run(&f);
+	for (i = 0; i < 16; i++)
+		CHECK_EQ(mana_model_inject_rx(f.m, 0, test_frame, sizeof(test_frame)), 0);
+	fx_run(&f);
+	/* a non-IP frame has no hash: all go to one queue, which has 4 WQEs */
+	CHECK_EQ(fx_stats(&f, 0).rx_frames, 4);
+	/* a TX WQE sent through the QP's page in the other mapping */
+	memcpy(b.base, test_frame, sizeof(test_frame));
+	sge = fx_sge(&b, 0, sizeof(test_frame));
+	fx_tx_oob(&t, &oob);
+	fx_tx_write(&t, &oob, false, &sge, 1);
+	fx_db(map + off[2], GDMA_DB_OFFSET_SQ, gdma_db_wq(t.dv.sq_id, t.head));
+	fx_run(&f);
+	CHECK_EQ(fx_stats(&f, 0).tx_frames, 1);
+	CHECK_EQ(fx_stats(&f, 0).db_rejected, 0);
+	munmap(map, (size_t)st.st_size);
+	fx_buf_fini(&b);
+	fx_txq_destroy(&t);
+	fx_rxq_destroy(&q);
 	fx_close(&f);
 }
 
@@ -517,6 +593,7 @@ test_shared_db_overflow_manual(void)
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_cq_arm_rx),
 	UNIT_TEST(test_cq_arm_tx),
+	UNIT_TEST(test_db_pages_in_cmd_fd),
 	UNIT_TEST(test_doorbell_wrong_id),
 	UNIT_TEST(test_shared_db_lossless_manual),
 	UNIT_TEST(test_shared_db_lossless_threaded),

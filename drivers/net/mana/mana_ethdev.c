@@ -16,7 +16,8 @@
  * mbuf; the port can be started again.
  *
  * Secondary processes attach to these ports with a reduced set of ops and
- * no datapath (mana_mp.c).
+ * their own burst entry points on the same queues (mana_mp.c,
+ * mana_mp_rxtx.c).
  */
 
 #include <errno.h>

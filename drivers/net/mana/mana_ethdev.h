@@ -192,8 +192,9 @@ struct mana_rxq {
 	uint32_t rq_mask;		/* RQ bytes - 1 */
 	uint32_t rq_head;		/* producer, BUs */
 	uint32_t rq_id;
-	uint8_t *db_page;
-	struct mana_qgate *gate;	/* priv->rx_gate[queue_id] (mana_qgate.h) */		/* this RWQ's own page (hardware.md §1 rule 2) */
+	uint8_t *db_page;		/* this RWQ's own page (hardware.md §1 rule 2) */
+	uint64_t db_off;		/* its offset in cmd_fd, for other processes (mana_mp.c) */
+	struct mana_qgate *gate;	/* priv->rx_gate[queue_id] (mana_qgate.h) */
 	struct rte_mbuf **sw_ring;
 	uint32_t sw_head;		/* posted WQEs, free-running */
 	uint32_t sw_tail;		/* completed WQEs, free-running */
@@ -262,6 +263,7 @@ struct mana_txq {
 	uint32_t sq_tail;		/* consumer, BUs */
 	uint32_t sq_id;
 	uint8_t *db_page;
+	uint64_t db_off;		/* its offset in cmd_fd, for other processes (mana_mp.c) */
 	struct mana_qgate *gate;	/* priv->tx_gate[queue_id] (mana_qgate.h) */
 	struct gdma_cqe *cq_ring;
 	uint32_t cq_count;
@@ -380,8 +382,13 @@ struct mana_priv {
 	/* Who may run each queue's burst, in every process (mana_qgate.h). */
 	struct mana_qgate rx_gate[MANA_MAX_RXQ];
 	struct mana_qgate tx_gate[MANA_MAX_TXQ];
+	/*
+	 * Generation of ctx, bumped (release) by whoever replaces it, before the
+	 * gates open again: a secondary maps the new cmd_fd before its next
+	 * burst (mana_mp_rxtx.c).
+	 */
+	uint32_t ctx_gen;
 	/* Device reset and recovery (mana_recovery.c). */
-	uint32_t ctx_gen;		/* bumped whenever ctx is replaced (doorbells remapped) */
 	bool recovery_manual;		/* recovery=manual */
 	uint32_t recovery_timeout_ms;
 	enum mana_rec_state rec_state;
@@ -422,6 +429,15 @@ void mana_mp_put(void);
 int mana_mp_secondary_probe(struct rte_device *rdev);
 int mana_mp_secondary_remove(struct rte_device *rdev);
 int mana_mp_req_dev_stats(struct mana_priv *priv, struct mana_model_port_stats *st);
+/* Secondary: the primary maps cmd_fd's doorbell pages here (fd, ctx_gen), or -errno. */
+int mana_mp_req_cmd_fd(struct mana_priv *priv, int *fd, uint32_t *gen);
+/* Secondary: the primary registers mempool mp (MR miss in a secondary), 0 or -errno. */
+int mana_mp_req_mr(struct mana_priv *priv, const struct rte_mempool *mp);
+
+/* mana_mp_rxtx.c: a secondary's datapath on the primary's queues */
+int mana_mp_proc_attach(struct rte_eth_dev *dev);
+void mana_mp_proc_detach(struct rte_eth_dev *dev);
+void mana_mp_proc_fp_ops(struct rte_eth_dev *dev);
 
 /* mana_ethdev.c, for mana_recovery.c: the control path under ctl_lock */
 int mana_dev_start_locked(struct rte_eth_dev *dev);

@@ -3,34 +3,36 @@
  */
 
 /*
- * Multi-process support: secondary processes (dpdk-proc-info, testpmd
- * --proc-type=secondary, ...) attach to the ports of a primary to read them.
+ * Multi-process support: secondary processes (testpmd --proc-type=secondary,
+ * dpdk-proc-info, dpdk-pdump, ...) attach to the ports of a primary, read
+ * them and run their datapath on the queues the application gives them.
  *
  * A secondary issues no verbs call: every verbs object, the software device
  * and the ibv_context live in the primary's private heap. What it shares is
- * DPDK memory: dev->data, the port's mana_priv and the queue structures with
- * their counters. A secondary therefore reads counters and device
- * information directly and asks the primary, over rte_mp IPC (action
- * "net_mana_pmd_mp", registered by the primary), for the rest:
+ * DPDK memory: dev->data, the port's mana_priv, the queue structures, their
+ * rings (hugepage memory from the manadv allocator) and the queue gates. It
+ * asks the primary, over rte_mp IPC (action "net_mana_pmd_mp", registered
+ * by the primary), for the rest:
  *
  *   PORTS       IB ports of the ethdevs of a device (to attach by name)
  *   DEV_STATS   the software device's vPort counters
+ *   CMD_FD      the context's cmd_fd (the reply carries it, SCM_RIGHTS) and
+ *               ctx_gen: the secondary maps the doorbell pages (mana_mp_rxtx.c)
+ *   CREATE_MR   register a mempool by name (an MR miss in a secondary)
  *
- * No datapath in a secondary: its burst functions stay ethdev's dummies.
- * Running the queues from a second process needs the primary's stop to wait
- * for every secondary's bursts to end (a secondary preempted inside a burst
- * would otherwise write into rings the primary has freed) and start/stop
- * notifications that neither stall on processes without this driver nor
- * miss a late one; rte_mp in 22.11 gives neither, so it is not offered.
+ * The secondary's bursts run inside the queue gates (mana_qgate.h), so the
+ * primary's stop, reconfigure or close needs no message to the secondaries.
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_mempool.h>
 #include <rte_spinlock.h>
 
 #include "mana_ethdev.h"
@@ -46,6 +48,8 @@
 enum mana_mp_type {
 	MANA_MP_PORTS = 1,
 	MANA_MP_DEV_STATS,
+	MANA_MP_CMD_FD,
+	MANA_MP_CREATE_MR,
 };
 
 struct mana_mp_param {
@@ -63,6 +67,8 @@ struct mana_mp_param {
 			uint16_t n;			/* reply: counters in v */
 			uint64_t v[MANA_MP_STATS_CHUNK];
 		} stats;	/* DEV_STATS: a slice of struct mana_model_port_stats */
+		uint32_t ctx_gen;			/* CMD_FD reply (the fd: fds[0]) */
+		char pool[RTE_MEMPOOL_NAMESIZE];	/* CREATE_MR request */
 	} u;
 };
 
@@ -127,6 +133,47 @@ mp_dev_stats_slice(struct mana_priv *priv, uint16_t first, struct mana_mp_param 
 	return 0;
 }
 
+/*
+ * A copy of the context's cmd_fd (closed once the reply is sent) and its
+ * generation, taken under ctl_lock so that a reset cannot close the context
+ * meanwhile. The IPC thread never waits for the lock: while a reset or a
+ * control call holds it, or while there is no context, the answer is -EAGAIN
+ * and the secondary asks again.
+ */
+static int
+mp_cmd_fd(struct mana_priv *priv, struct rte_mp_msg *rep, struct mana_mp_param *res)
+{
+	int fd = -1;
+
+	if (rte_spinlock_recursive_trylock(&priv->ctl_lock) == 0)
+		return -EAGAIN;
+	if (priv->ctx != NULL && priv->ctx->cmd_fd >= 0)
+		fd = fcntl(priv->ctx->cmd_fd, F_DUPFD_CLOEXEC, 0);
+	res->u.ctx_gen = __atomic_load_n(&priv->ctx_gen, __ATOMIC_ACQUIRE);
+	rte_spinlock_recursive_unlock(&priv->ctl_lock);
+	if (fd < 0)
+		return -EAGAIN;
+	rep->num_fds = 1;
+	rep->fds[0] = fd;
+	return 0;
+}
+
+static int
+mp_create_mr(struct mana_priv *priv, const char *name)
+{
+	struct rte_mempool *mp;
+
+	if (memchr(name, '\0', RTE_MEMPOOL_NAMESIZE) == NULL)
+		return -EINVAL;
+	mp = rte_mempool_lookup(name);
+	if (mp == NULL) {
+		PMD_DRV_LOG(ERR, "port %u: a secondary asks to register mempool %s, which does "
+			    "not exist", priv->port_id, name);
+		return -ENOENT;
+	}
+	return mana_mr_register_mempool(priv, mp);
+}
+
 static int
 mp_primary_handle(const struct rte_mp_msg *msg, const void *peer)
 {
@@ -135,6 +182,7 @@ mp_primary_handle(const struct rte_mp_msg *msg, const void *peer)
 	struct mana_mp_param *res;
 	struct mana_priv *priv;
 	struct rte_mp_msg rep;
+	int ret;
 
 	if (msg->len_param != sizeof(*req)) {
 		PMD_DRV_LOG(ERR, "IPC message of %d bytes, expected %zu", msg->len_param,
@@ -160,19 +208,28 @@ mp_primary_handle(const struct rte_mp_msg *msg, const void *peer)
 	case MANA_MP_DEV_STATS:
 		res->result = mp_dev_stats_slice(priv, req->u.stats.first, res);
 		break;
+	case MANA_MP_CMD_FD:
+		res->result = mp_cmd_fd(priv, &rep, res);
+		break;
+	case MANA_MP_CREATE_MR:
+		res->result = mp_create_mr(priv, req->u.pool);
+		break;
 	default:
 		PMD_DRV_LOG(ERR, "port %u: unknown IPC request %u", req->port_id, req->type);
 		res->result = -EINVAL;
 		break;
 	}
-	return rte_mp_reply(&rep, peer);
+	ret = rte_mp_reply(&rep, peer);
+	if (rep.num_fds > 0)
+		close(rep.fds[0]);	/* the copy mp_cmd_fd made: sent or not, ours to close */
+	return ret;
 }
 
 /* ---- secondary side: requests ------------------------------------------ */
 
-/* One request to the primary; its reply is copied to *out. */
+/* One request to the primary; its reply is copied to *out, its fd (if any) to *fd. */
 static int
-mp_request(struct rte_mp_msg *req, struct mana_mp_param *out)
+mp_request_fd(struct rte_mp_msg *req, struct mana_mp_param *out, int *fd)
 {
 	struct timespec ts = { .tv_sec = MANA_MP_TIMEOUT_S, .tv_nsec = 0 };
 	const struct mana_mp_param *res;
@@ -191,10 +248,54 @@ mp_request(struct rte_mp_msg *req, struct mana_mp_param *out)
 	ret = m->len_param == sizeof(*res) ? res->result : -EPROTO;
 	if (ret == 0 && out != NULL)
 		*out = *res;
-	for (i = 0; i < m->num_fds; i++)	/* none expected */
-		close(m->fds[i]);
+	for (i = 0; i < m->num_fds; i++) {
+		if (ret == 0 && fd != NULL && *fd < 0)
+			*fd = m->fds[i];
+		else
+			close(m->fds[i]);
+	}
 	free(rep.msgs);
 	return ret;
+}
+
+static int
+mp_request(struct rte_mp_msg *req, struct mana_mp_param *out)
+{
+	return mp_request_fd(req, out, NULL);
+}
+
+int
+mana_mp_req_cmd_fd(struct mana_priv *priv, int *fd, uint32_t *gen)
+{
+	struct mana_mp_param res;
+	struct rte_mp_msg req;
+	int ret;
+
+	*fd = -1;
+	mp_msg_init(&req, MANA_MP_CMD_FD, priv->port_id);
+	ret = mp_request_fd(&req, &res, fd);
+	if (ret == 0 && *fd < 0)
+		ret = -EPROTO;
+	if (ret != 0) {
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+		return ret;
+	}
+	*gen = res.u.ctx_gen;
+	return 0;
+}
+
+int
+mana_mp_req_mr(struct mana_priv *priv, const struct rte_mempool *mp)
+{
+	struct mana_mp_param *p;
+	struct rte_mp_msg req;
+
+	p = mp_msg_init(&req, MANA_MP_CREATE_MR, priv->port_id);
+	if (strlcpy(p->u.pool, mp->name, sizeof(p->u.pool)) >= sizeof(p->u.pool))
+		return -ENAMETOOLONG;
+	return mp_request(&req, NULL);
 }
 
 int
@@ -268,11 +369,11 @@ mana_link_update_secondary(struct rte_eth_dev *dev, int wait)
 	return 0;
 }
 
-/* The device is the primary's: nothing of it is released here. */
+/* The device is the primary's: only this process's mapping and proxies go. */
 static int
 mana_dev_close_secondary(struct rte_eth_dev *dev)
 {
-	RTE_SET_USED(dev);
+	mana_mp_proc_detach(dev);
 	return 0;
 }
 
@@ -295,6 +396,7 @@ mp_attach_port(struct rte_device *rdev, uint8_t ib_port)
 {
 	char name[RTE_ETH_NAME_MAX_LEN];
 	struct rte_eth_dev *dev;
+	int ret;
 
 	snprintf(name, sizeof(name), "%s_port%u", rdev->name, ib_port);
 	dev = rte_eth_dev_attach_secondary(name);
@@ -302,15 +404,18 @@ mp_attach_port(struct rte_device *rdev, uint8_t ib_port)
 		return -ENODEV;
 	dev->device = rdev;
 	dev->dev_ops = &mana_dev_secondary_ops;
-	dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
-	dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
-	/* Read-only looks at the rings in shared memory (dpdk-proc-info shows them). */
-	dev->rx_queue_count = mana_rx_queue_count;
-	dev->rx_descriptor_status = mana_rx_descriptor_status;
-	dev->tx_descriptor_status = mana_tx_descriptor_status;
+	ret = mana_mp_proc_attach(dev);
+	if (ret != 0) {
+		PMD_INIT_LOG(ERR, "%s: mapping the primary's doorbell pages: %s", name,
+			     strerror(-ret));
+		rte_eth_dev_release_port(dev);
+		return ret;
+	}
 	rte_eth_dev_probing_finish(dev);
-	PMD_INIT_LOG(NOTICE, "%s: attached (port %u, secondary process): statistics and "
-		     "information only, no datapath in a secondary", name, dev->data->port_id);
+	/* After probing_finish, which set them from dev->data: this process's proxies. */
+	mana_mp_proc_fp_ops(dev);
+	PMD_INIT_LOG(NOTICE, "%s: attached (port %u, secondary process): datapath on the "
+		     "queues the application gives this process", name, dev->data->port_id);
 	return 0;
 }
 

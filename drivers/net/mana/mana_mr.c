@@ -377,6 +377,27 @@ mr_owner_pool(const struct rte_mbuf *m)
 	return m->pool;
 }
 
+/*
+ * The pool of a missed lookup, registered: here in the primary; a secondary
+ * asks the primary (no verbs in a secondary), which takes up to the IPC
+ * timeout once per unknown pool. A refusal is logged once per process.
+ */
+static int
+mr_register_pool(struct mana_priv *priv, struct rte_mempool *mp)
+{
+	static bool logged;
+	int ret;
+
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY)
+		return mana_mr_register_mempool(priv, mp);
+	ret = mana_mp_req_mr(priv, mp);
+	if (ret != 0 && !__atomic_exchange_n(&logged, true, __ATOMIC_RELAXED))
+		PMD_DRV_LOG(ERR, "port %u: the primary could not register mempool %s for this "
+			    "secondary (%s): its mbufs are not received into or sent (logged "
+			    "once)", priv->port_id, mp->name, strerror(-ret));
+	return ret;
+}
+
 uint32_t __rte_noinline
 mana_mr_lookup_slow(struct mana_priv *priv, struct mana_mr_cache *c, const struct rte_mbuf *m,
 		    uintptr_t addr, uint32_t len)
@@ -396,7 +417,7 @@ mana_mr_lookup_slow(struct mana_priv *priv, struct mana_mr_cache *c, const struc
 		return e.lkey;
 	}
 	mp = m != NULL ? mr_owner_pool(m) : NULL;
-	if (mp == NULL || mana_mr_register_mempool(priv, mp) != 0)
+	if (mp == NULL || mr_register_pool(priv, mp) != 0)
 		return MANA_MR_LKEY_INVALID;
 	if (!mr_table_find(&priv->mr, addr, len, &e))
 		return MANA_MR_LKEY_INVALID;

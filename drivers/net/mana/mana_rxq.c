@@ -310,6 +310,12 @@ mana_rxq_start(struct mana_rxq *rxq)
 	rxq->rq_mask = dv_wq.size - 1;
 	rxq->rq_id = dv_wq.wq_id;
 	rxq->db_page = dv_wq.db_page;
+	ret = mana_vs_db_page_offset(rxq->priv->ctx, dv_wq.db_page, &rxq->db_off);
+	if (ret != 0) {
+		PMD_DRV_LOG(ERR, "RX queue %u: doorbell page offset in cmd_fd: %s",
+			    rxq->queue_id, strerror(-ret));
+		return ret;
+	}
 	rxq->rq_head = 0;
 	rxq->sw_head = 0;
 	rxq->sw_tail = 0;

@@ -111,6 +111,12 @@ txq_map(struct mana_txq *txq)
 	txq->sq_bu = dv_qp.sq_size >> GDMA_WQE_BU_SHIFT;
 	txq->sq_id = dv_qp.sq_id;
 	txq->db_page = dv_qp.db_page;
+	ret = mana_vs_db_page_offset(txq->priv->ctx, dv_qp.db_page, &txq->db_off);
+	if (ret != 0) {
+		PMD_DRV_LOG(ERR, "TX queue %u: doorbell page offset in cmd_fd: %s",
+			    txq->queue_id, strerror(-ret));
+		return ret;
+	}
 	txq->cq_ring = dv_cq.buf;
 	txq->cq_count = dv_cq.count;
 	txq->cq_head = dv_cq.count;

@@ -15,10 +15,15 @@
 #              software device's dev_* ones come over IPC), its reset is seen
 #              by the primary, and its exit leaves the primary's port working
 #   secondary_testpmd
-#              testpmd --proc-type=secondary attaches while the primary
-#              forwards: it reads the port's counters, its own forwarding
-#              receives nothing (no datapath in a secondary), the primary gets
-#              every frame, and the primary's stop/start does not wait for it
+#              primary and secondary testpmd (--num-procs=2) forward on
+#              separate queues: per-queue counts of both agree with the
+#              port's and the device's
+#   secondary_stop_start
+#              the primary stops and starts the port 100 times while the
+#              secondary forwards: no crash, no hang, no mbuf lost
+#   secondary_kill
+#              a secondary SIGKILLed while forwarding, 5 times: the primary
+#              stops, starts and forwards after each
 #
 # Multi-process needs shared hugepage memory (--no-huge memory is private):
 # the script reserves MP_PAGES 2 MiB pages on top of the current count,
@@ -232,8 +237,8 @@ run_proc_info() {
 		$(($(xstat_of "$x" rx_q0_packets) + $(xstat_of "$x" rx_q1_packets))) -eq "$N"
 	check "secondary rx_q1_packets" "$(xstat_of "$x" rx_q1_packets)" -gt 0
 
-	check "secondary says it has no datapath" \
-		"$(grep -c 'statistics and information only, no datapath in a secondary' "$x")" -eq 1
+	check "secondary attached with a datapath" \
+		"$(grep -c 'secondary process): datapath on the queues' "$x")" -eq 1
 
 	# --show-port: device info, link and queue info through the secondary's ops.
 	secondary "$s" "$PROC_INFO" -- --show-port
@@ -265,15 +270,12 @@ run_proc_info() {
 	quit_primary
 }
 
-# A secondary testpmd attached while the primary forwards: it reads the
-# port (statistics from the queues in shared memory) but has no datapath, so
-# its forwarding receives nothing while the primary's receives everything,
-# and the primary's port stop/start does not wait for it.
-run_secondary_testpmd() {
-	local so=$W/secondary_out
+# spawn_secondary <output file> <testpmd args...>: testpmd --proc-type=secondary,
+# commands through fd 4; TP2 its pid. Waits for its prompt.
+spawn_secondary() {
+	local so=$1
 
-	start_primary "wire=gen:flows=16:len=128:count=$N:lossless=1" \
-		--forward-mode=io --rxq=2 --txq=2
+	shift
 	mkfifo "$W/in2"
 	exec 4<>"$W/in2"
 	# Other lcore ids than the primary's (per-lcore mempool caches are shared).
@@ -281,44 +283,185 @@ run_secondary_testpmd() {
 	timeout -k 5 $((DEADLINE_S + 30)) stdbuf -oL -eL "$TESTPMD" --lcores '2@0,3@1' \
 		--proc-type=secondary "${EAL_SHARED[@]}" -d librte_net_mana.so \
 		--log-level='pmd.net.mana.*:info' \
-		-- -i --port-topology=loop --nb-cores=1 --forward-mode=io --no-flush-rx \
+		-- -i --port-topology=loop --nb-cores=1 --forward-mode=io --no-flush-rx "$@" \
 		<"$W/in2" >"$so" 2>&1 &
 	TP2=$!
 	while ! grep -a -q "^testpmd> " "$so"; do
 		kill -0 "$TP2" 2>/dev/null || break
 		sleep 0.2
 	done
-	check "secondary attached, statistics only" "$(grep -a -c \
-		'attached (port 0, secondary process): statistics and information only' "$so")" -eq 1
-	echo "start" >&4
-	forward_all || return
-	snapshot fwd
-	echo "stop" >&4
-	echo "show port stats 0" >&4
-	sleep 1
-	# testpmd prints a stream's own counts only for a stream that moved
-	# packets (its port counters are the port's, the primary's traffic).
-	check "secondary streams that moved packets" \
-		"$(grep -a -c 'Forward Stats for RX Port= 0/Queue=' "$so")" -eq 0
-	check "secondary ran its forwarding" "$(grep -a -c 'Accumulated forward statistics' "$so")" \
-		-eq 1
-	check "primary received every frame" $(($(xstat_of "$W/primary_fwd" rx_q0_packets) + \
-		$(xstat_of "$W/primary_fwd" rx_q1_packets))) -eq "$N"
-	check "secondary reads the port's RX-packets" "$(nic_of RX-packets "$so")" -eq "$N"
-	check "dev_db_rejected" "$(xstat_of "$W/primary_fwd" dev_db_rejected)" -eq 0
-	check "dev_queue_errors" "$(xstat_of "$W/primary_fwd" dev_queue_errors)" -eq 0
-	# Stop/start in the primary with the secondary attached: no IPC to wait for.
-	SECONDS=0
-	cmd "port stop 0"
-	cmd "port start 0"
-	cmd "restart_mark"
-	wait_text "restart_mark"
-	check "primary port stop+start with a secondary attached (s)" "$SECONDS" -lt 3
+	check "secondary attached with a datapath" "$(grep -a -c \
+		'attached (port 0, secondary process): datapath on the queues' "$so")" -eq 1
+}
+
+# quit_secondary <output file>: quit, exit status 0, no driver errors.
+quit_secondary() {
 	echo "quit" >&4
 	wait "$TP2"
 	check "secondary testpmd exit status" $? -eq 0
+	TP2=
 	exec 4>&-
-	check_no_driver_errors "$so" "the secondary's log"
+	rm -f "$W/in2"
+	check_no_driver_errors "$1" "the secondary's log"
+}
+
+# stream_val <file> <queue> <key>: key's value in the last forward stats of
+# the stream RX Port= 0/Queue= <queue> of a testpmd output.
+stream_val() {
+	awk -v q="$2" -v key="$3:" '
+		index($0, "Forward Stats for RX Port= 0/Queue=") {
+			inb = ($0 ~ ("Queue= *" q " ")); next }
+		inb && (/^ *-+ *$/ || /statistics for port/) { inb = 0 }
+		inb { for (i = 1; i < NF; i++) if ($i == key) val = $(i + 1) }
+		END { print val }' "$1"
+}
+
+# primary_do <command>: runs it in the primary and waits until it is done.
+MARK=0
+primary_do() {
+	cmd "$1"
+	cmd "done_mark_$((++MARK))"
+	wait_text "done_mark_$MARK"
+}
+
+# in_use <output file>: mbufs of mb_pool_0 in use, by dpdk-proc-info --show-mempool.
+in_use() {
+	secondary "$1" "$PROC_INFO" -- --show-mempool=mb_pool_0 || return
+	sed -n 's/.*Count: avail ([0-9]*), in use (\([0-9]*\)).*/\1/p' "$1" | head -1
+}
+
+# Primary and secondary testpmd forwarding on separate queues (4 queues,
+# --num-procs=2: queues 0-1 in the primary, 2-3 in the secondary, two
+# streams each so that testpmd prints each stream's counts), RSS spreading
+# the generator's 16 flows: each stream's counts equal the port's queue
+# counters, and all together the device's.
+run_secondary_testpmd() {
+	local so=$W/secondary_out q rx tx rxsum=0 txsum=0 f=$W/primary_fwd who out
+
+	start_primary "wire=gen:flows=16:len=128:count=$N:lossless=1" \
+		--forward-mode=io --rxq=4 --txq=4 --num-procs=2 --proc-id=0
+	spawn_secondary "$so" --rxq=4 --txq=4 --num-procs=2 --proc-id=1
+	echo "start" >&4
+	forward_all || return
+	echo "stop" >&4
+	echo "show port stats 0" >&4
+	sleep 2
+	snapshot fwd
+	for q in 0 1 2 3; do
+		rx=$(xstat_of "$f" "rx_q${q}_packets")
+		tx=$(xstat_of "$f" "tx_q${q}_packets")
+		check "rx_q${q}_packets" "$rx" -gt 0
+		check "tx_q${q}_packets" "$tx" -gt 0
+		if [ "$q" -lt 2 ]; then
+			who=primary out=$OUT
+		else
+			who=secondary out=$so
+		fi
+		check "$who stream of queue $q: RX-packets = rx_q${q}_packets" \
+			"$(stream_val "$out" "$q" RX-packets)" -eq "$rx"
+		check "$who stream of queue $q: TX-packets = tx_q${q}_packets" \
+			"$(stream_val "$out" "$q" TX-packets)" -eq "$tx"
+		rxsum=$((rxsum + ${rx:-0}))
+		txsum=$((txsum + ${tx:-0}))
+	done
+	check "sum of rx_q*_packets = frames generated" "$rxsum" -eq "$N"
+	check "device rx_frames = frames generated" "$(xstat_of "$f" dev_rx_frames)" -eq "$N"
+	check "sum of tx_q*_packets = device tx_frames" "$txsum" -eq \
+		"$(xstat_of "$f" dev_tx_frames)"
+	check "dev_db_rejected" "$(xstat_of "$f" dev_db_rejected)" -eq 0
+	check "dev_queue_errors" "$(xstat_of "$f" dev_queue_errors)" -eq 0
+	check "secondary reads the port's RX-packets" "$(nic_of RX-packets "$so")" -eq "$N"
+	quit_secondary "$so"
+	quit_primary
+}
+
+# The primary stops and starts the port STOPS times while the secondary
+# forwards queue 1 (generator at a fixed rate, not lossless: queue 0, which
+# nobody polls, drops): no crash, no hang, the secondary forwards after each
+# start, and every mbuf is back in the pool at the end (dpdk-proc-info).
+run_secondary_stop_start() {
+	local so=$W/secondary_out i base end r1 r2 stops=${MP_STOPS:-100}
+
+	start_primary "wire=gen:flows=16:len=128:rate=20000" \
+		--forward-mode=io --rxq=2 --txq=2 --num-procs=2 --proc-id=0
+	primary_do "port stop 0" || return
+	base=$(in_use "$W/pi_base")
+	check "mbufs in use, port stopped (baseline)" "$base" -ge 0
+	primary_do "port start 0" || return
+	spawn_secondary "$so" --rxq=2 --txq=2 --num-procs=2 --proc-id=1
+	echo "start" >&4
+	wait_xstat rx_q1_packets -gt 1000 || return
+	SECONDS=0
+	for ((i = 1; i <= stops; i++)); do
+		cmd "port stop 0"
+		cmd "port start 0"
+		cmd "cycle_mark_$i"
+		wait_text "cycle_mark_$i" || return
+	done
+	echo "ok: $stops stops and starts of the primary in $SECONDS s"
+	check "secondary alive after the stops" "$(kill -0 "$TP2" 2>/dev/null && echo 1)" -eq 1
+	wait_xstat rx_q1_packets -gt 0 || return
+	r1=$(xstat_of "$W/primary_poll" rx_q1_packets)
+	sleep 2
+	snapshot after
+	r2=$(xstat_of "$W/primary_after" rx_q1_packets)
+	check "secondary forwards after the last start (rx_q1_packets grows)" "$r2" -gt "$r1"
+	check "dev_db_rejected" "$(xstat_of "$W/primary_after" dev_db_rejected)" -eq 0
+	check "dev_queue_errors" "$(xstat_of "$W/primary_after" dev_queue_errors)" -eq 0
+	echo "stop" >&4
+	sleep 1
+	primary_do "port stop 0" || return
+	end=$(in_use "$W/pi_end")
+	check "mbufs in use after the stops = baseline" "$end" -eq "$base"
+	check_log "$OUT" "still inside its burst|died inside" "gate takeovers in the primary"
+	quit_secondary "$so"
+	quit_primary
+}
+
+# A secondary SIGKILLed while it forwards: the primary's stop takes its gates
+# back (a WARNING if it died inside a burst), and the primary starts and
+# forwards after it.
+run_secondary_kill() {
+	local so=$W/secondary_out r1 r2 k kills=${MP_KILLS:-5} seen=0 pid
+
+	start_primary "wire=gen:flows=16:len=128:rate=20000" \
+		--forward-mode=io --rxq=2 --txq=2 --num-procs=2 --proc-id=0
+	# Several kills: some land inside a burst (gate taken back), some outside.
+	for ((k = 1; k <= kills; k++)); do
+		spawn_secondary "$so" --rxq=2 --txq=2 --num-procs=2 --proc-id=1
+		echo "start" >&4
+		wait_xstat rx_q1_packets -gt $((seen + 1000)) || return
+		# testpmd itself (TP2 is timeout, its parent; stdbuf execs testpmd)
+		pid=$(pgrep -P "$TP2" | head -1)
+		check "secondary testpmd pid found" "${pid:-0}" -gt 0
+		kill -9 "$pid"
+		wait "$TP2" 2>/dev/null
+		check "secondary killed by SIGKILL (timeout's status)" "$?" -eq 137
+		TP2=
+		exec 4>&-
+		rm -f "$W/in2"
+		SECONDS=0
+		cmd "port stop 0"
+		cmd "port start 0"
+		cmd "after_kill_mark_$k"
+		wait_text "after_kill_mark_$k" || return
+		check "primary stop+start after kill $k (s)" "$SECONDS" -lt 10
+		snapshot kill
+		seen=$(xstat_of "$W/primary_kill" rx_q1_packets)
+	done
+	check "primary port restarted" "$(grep -a -c 'Port 0: 00:15:5D' "$OUT")" -ge $((kills + 1))
+	cmd "start"
+	wait_xstat rx_q0_packets -gt 0 || return
+	r1=$(xstat_of "$W/primary_poll" rx_q0_packets)
+	sleep 2
+	snapshot after
+	r2=$(xstat_of "$W/primary_after" rx_q0_packets)
+	check "primary forwards after the kills (rx_q0_packets grows)" "$r2" -gt "$r1"
+	check "primary tx_q0_packets" "$(xstat_of "$W/primary_after" tx_q0_packets)" -gt 0
+	check "dev_queue_errors" "$(xstat_of "$W/primary_after" dev_queue_errors)" -eq 0
+	stop_fwd || return
+	check_log "$OUT" "still inside its burst" "a live holder in the primary's log"
+	echo "info: gates taken back from killed secondaries: $(grep -a -c 'died inside' "$OUT")"
 	quit_primary
 }
 
@@ -329,6 +472,12 @@ proc_info)
 	;;
 secondary_testpmd)
 	run_secondary_testpmd
+	;;
+secondary_stop_start)
+	run_secondary_stop_start
+	;;
+secondary_kill)
+	run_secondary_kill
 	;;
 *)
 	echo "unknown scenario $SCENARIO"
