@@ -103,7 +103,8 @@ proc_remap(struct mana_proc *pp, struct mana_priv *priv)
 	if (__atomic_load_n(&pp->db_gen, __ATOMIC_ACQUIRE) !=
 	    __atomic_load_n(&priv->ctx_gen, __ATOMIC_ACQUIRE)) {
 		ret = proc_map(pp, priv);
-		if (ret != 0 && !pp->remap_failed_logged) {
+		/* -EAGAIN: the primary is changing the context; the next burst asks again. */
+		if (ret != 0 && ret != -EAGAIN && !pp->remap_failed_logged) {
 			pp->remap_failed_logged = true;
 			PMD_DRV_LOG(ERR, "port %u: the primary's device context changed and its "
 				    "doorbell pages cannot be mapped again (%s): this process's "
