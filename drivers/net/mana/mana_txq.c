@@ -221,3 +221,36 @@ mana_txq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_txq_info
 	qinfo->nb_desc = txq->nb_desc;
 	qinfo->conf.offloads = txq->offloads;
 }
+
+/*
+ * tx_queue_stop: a TX queue is a RAW QP and CQ of its own, independent of the
+ * others. Close its gate (no burst of any process inside), destroy QP and CQ;
+ * mana_txq_stop counts what completed and frees what did not.
+ */
+int
+mana_tx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct mana_priv *priv = mana_priv(dev);
+
+	mana_qgate_close(priv, false, qid);
+	mana_txq_stop(dev->data->tx_queues[qid]);
+	dev->data->tx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STOPPED;
+	return 0;
+}
+
+/* tx_queue_start: recreate QP and CQ, then open the gate (the queue is whole). */
+int
+mana_tx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	int ret;
+
+	ret = mana_txq_start(priv, dev->data->tx_queues[qid]);
+	if (ret != 0) {
+		mana_txq_stop(dev->data->tx_queues[qid]);
+		return ret;
+	}
+	dev->data->tx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
+	mana_qgate_open(priv, false, qid);
+	return 0;
+}
