@@ -45,6 +45,7 @@ test_txq_stop_start(void)
 	struct mana_model_port_stats s0;
 	struct rte_eth_txq_info qi;
 	struct rte_mempool *mp;
+	uint64_t t0;
 	int p0, p1;
 
 	REQUIRE_EQ(comp_vdev_create("net_mana_qs", "ports=2,wire=pair:1,wire=pair:0"), 0);
@@ -66,7 +67,12 @@ test_txq_stop_start(void)
 	REQUIRE_EQ(rte_eth_tx_queue_info_get(p0, 0, &qi), 0);
 	CHECK_EQ(qi.queue_state, RTE_ETH_QUEUE_STATE_STARTED);
 	CHECK_EQ(qs_send(p0, 0, mp, QS_N), QS_N);
-	REQUIRE(comp_model_stats("net_mana_qs", 0, &s0));
+	/* The device sends asynchronously: poll its counter (bounded). */
+	for (t0 = comp_now_ms(); comp_now_ms() - t0 < COMP_WAIT_MS; comp_sleep_ms(10)) {
+		REQUIRE(comp_model_stats("net_mana_qs", 0, &s0));
+		if (s0.tx_frames >= 2 * QS_N)
+			break;
+	}
 	CHECK_EQ(s0.tx_frames, 2 * QS_N);
 
 	CHECK_EQ(rte_eth_dev_stop(p0), 0);
