@@ -546,6 +546,8 @@ int mana_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 void mana_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
 int mana_txq_start(struct mana_priv *priv, struct mana_txq *txq);
 void mana_txq_stop(struct mana_txq *txq);
+int mana_tx_queue_stop(struct rte_eth_dev *dev, uint16_t qid);
+int mana_tx_queue_start(struct rte_eth_dev *dev, uint16_t qid);
 void mana_txq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_txq_info *qinfo);
 
 /* mana_rss.c */

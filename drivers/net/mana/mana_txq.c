@@ -229,3 +229,43 @@ mana_txq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_txq_info
 	qinfo->nb_desc = txq->nb_desc;
 	qinfo->conf.offloads = txq->offloads;
 }
+
+/*
+ * tx_queue_stop: a TX queue is a RAW QP and CQ of its own, independent of the
+ * others. Close its gate (no burst of any process inside), destroy QP and CQ;
+ * mana_txq_stop counts what completed and frees what did not.
+ */
+int
+mana_tx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct mana_priv *priv = mana_priv(dev);
+
+	rte_spinlock_recursive_lock(&priv->ctl_lock);	/* against the recovery alarm */
+	mana_qgate_close(priv, false, qid);
+	mana_txq_stop(dev->data->tx_queues[qid]);
+	dev->data->tx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STOPPED;
+	rte_spinlock_recursive_unlock(&priv->ctl_lock);
+	return 0;
+}
+
+/* tx_queue_start: recreate QP and CQ, then open the gate (the queue is whole). */
+int
+mana_tx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	int ret;
+
+	rte_spinlock_recursive_lock(&priv->ctl_lock);
+	/* Not while the device is being recovered or needs a reset (one line says why). */
+	ret = mana_recovery_start_check(priv);
+	if (ret == 0)
+		ret = mana_txq_start(priv, dev->data->tx_queues[qid]);
+	if (ret == 0) {
+		dev->data->tx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
+		mana_qgate_open(priv, false, qid);
+	} else if (priv->rec_state == MANA_REC_NONE) {
+		mana_txq_stop(dev->data->tx_queues[qid]);
+	}
+	rte_spinlock_recursive_unlock(&priv->ctl_lock);
+	return ret;
+}
