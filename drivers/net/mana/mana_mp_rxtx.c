@@ -128,72 +128,24 @@ proc_db(struct mana_proc *pp, struct mana_priv *priv, uint64_t db_off)
 	return pp->db_map + db_off;
 }
 
-static uint16_t
-mana_rx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
+static inline struct mana_qgate *
+proc_gate(const struct mana_proc_queue *pq, bool rx)
 {
-	struct mana_proc_queue *pq = q;
-	struct mana_priv *priv = pq->priv;
-	struct mana_qgate *g = &priv->rx_gate[pq->qid];
-	struct mana_rxq *rxq;
-	uint16_t nb = 0;
-	uint8_t *db;
-
-	if (unlikely(!mana_qgate_enter(g)))
-		return 0;
-	rxq = pq->qid < priv->dev_data->nb_rx_queues ? priv->dev_data->rx_queues[pq->qid] : NULL;
-	if (likely(rxq != NULL && rxq->db_page != NULL)) {
-		db = proc_db(pq->proc, priv, rxq->db_off);
-		if (unlikely(db == NULL)) {
-			mana_qgate_leave(g);
-			proc_remap(pq->proc, priv);
-			return 0;
-		}
-		nb = priv->dev_data->scattered_rx ?
-			mana_rx_burst_scatter_db(rxq, pkts, n, db) :
-			mana_rx_burst_db(rxq, pkts, n, db);
-	}
-	mana_qgate_leave(g);
-	return nb;
-}
-
-static uint16_t
-mana_tx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
-{
-	struct mana_proc_queue *pq = q;
-	struct mana_priv *priv = pq->priv;
-	struct mana_qgate *g = &priv->tx_gate[pq->qid];
-	struct mana_txq *txq;
-	uint16_t nb = 0;
-	uint8_t *db;
-
-	if (unlikely(!mana_qgate_enter(g)))
-		return 0;
-	txq = pq->qid < priv->dev_data->nb_tx_queues ? priv->dev_data->tx_queues[pq->qid] : NULL;
-	if (likely(txq != NULL && txq->db_page != NULL)) {
-		db = proc_db(pq->proc, priv, txq->db_off);
-		if (unlikely(db == NULL)) {
-			mana_qgate_leave(g);
-			proc_remap(pq->proc, priv);
-			return 0;
-		}
-		nb = mana_tx_burst_db(txq, pkts, n, db);
-	}
-	mana_qgate_leave(g);
-	return nb;
+	return rx ? &pq->priv->rx_gate[pq->qid] : &pq->priv->tx_gate[pq->qid];
 }
 
 /*
- * The queue of a proxy with its gate held, or NULL (gate closed or busy:
- * rte_errno EBUSY). The caller leaves the gate.
+ * The queue of a proxy with its gate held, or NULL (gate closed or busy, or
+ * no such queue: rte_errno EBUSY). The caller leaves the gate.
  */
-static void *
+static __rte_always_inline void *
 proc_queue_enter(struct mana_proc_queue *pq, bool rx)
 {
 	struct mana_priv *priv = pq->priv;
 	struct rte_eth_dev_data *d = priv->dev_data;
 	void *q;
 
-	if (!mana_qgate_enter(rx ? &priv->rx_gate[pq->qid] : &priv->tx_gate[pq->qid])) {
+	if (!mana_qgate_enter(proc_gate(pq, rx))) {
 		rte_errno = EBUSY;
 		return NULL;
 	}
@@ -202,16 +154,69 @@ proc_queue_enter(struct mana_proc_queue *pq, bool rx)
 	else
 		q = pq->qid < d->nb_tx_queues ? d->tx_queues[pq->qid] : NULL;
 	if (q == NULL) {
-		mana_qgate_leave(rx ? &priv->rx_gate[pq->qid] : &priv->tx_gate[pq->qid]);
+		mana_qgate_leave(proc_gate(pq, rx));
 		rte_errno = EBUSY;
 	}
 	return q;
 }
 
-static void
+static __rte_always_inline void
 proc_queue_leave(struct mana_proc_queue *pq, bool rx)
 {
-	mana_qgate_leave(rx ? &pq->priv->rx_gate[pq->qid] : &pq->priv->tx_gate[pq->qid]);
+	mana_qgate_leave(proc_gate(pq, rx));
+}
+
+/*
+ * The secondary's bursts: the queue read under its gate, rung through this
+ * process's mapping; a context replaced since the mapping was made is
+ * mapped again (outside the gate) and the burst returns 0 that time.
+ */
+static uint16_t
+mana_rx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mana_proc_queue *pq = q;
+	struct mana_rxq *rxq = proc_queue_enter(pq, true);
+	uint16_t nb = 0;
+	uint8_t *db;
+
+	if (unlikely(rxq == NULL))
+		return 0;
+	if (likely(rxq->db_page != NULL)) {
+		db = proc_db(pq->proc, pq->priv, rxq->db_off);
+		if (unlikely(db == NULL)) {
+			proc_queue_leave(pq, true);
+			proc_remap(pq->proc, pq->priv);
+			return 0;
+		}
+		nb = pq->priv->dev_data->scattered_rx ?
+			mana_rx_burst_scatter_db(rxq, pkts, n, db) :
+			mana_rx_burst_db(rxq, pkts, n, db);
+	}
+	proc_queue_leave(pq, true);
+	return nb;
+}
+
+static uint16_t
+mana_tx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mana_proc_queue *pq = q;
+	struct mana_txq *txq = proc_queue_enter(pq, false);
+	uint16_t nb = 0;
+	uint8_t *db;
+
+	if (unlikely(txq == NULL))
+		return 0;
+	if (likely(txq->db_page != NULL)) {
+		db = proc_db(pq->proc, pq->priv, txq->db_off);
+		if (unlikely(db == NULL)) {
+			proc_queue_leave(pq, false);
+			proc_remap(pq->proc, pq->priv);
+			return 0;
+		}
+		nb = mana_tx_burst_db(txq, pkts, n, db);
+	}
+	proc_queue_leave(pq, false);
+	return nb;
 }
 
 /* A stopped queue (gate closed) refuses the first packet with rte_errno EBUSY. */

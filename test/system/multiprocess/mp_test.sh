@@ -166,6 +166,20 @@ snapshot() {
 	cp "$OUT" "$W/primary_$1"
 }
 
+# xstat_grows <xstat> <what>: the counter is above 0 and still grows over 2 s
+# (snapshot "after" taken: $W/primary_after). Returns 1 if it never rose.
+xstat_grows() {
+	local name=$1 what=$2 r1 r2
+
+	wait_xstat "$name" -gt 0 || return 1
+	r1=$(xstat_of "$W/primary_poll" "$name")
+	sleep 2
+	snapshot after
+	r2=$(xstat_of "$W/primary_after" "$name")
+	check "$what ($name grows)" "$r2" -gt "$r1"
+	return 0	# a failed check is counted, the scenario goes on
+}
+
 wait_xstat() {
 	local v
 
@@ -380,7 +394,7 @@ run_secondary_testpmd() {
 # nobody polls, drops): no crash, no hang, the secondary forwards after each
 # start, and every mbuf is back in the pool at the end (dpdk-proc-info).
 run_secondary_stop_start() {
-	local so=$W/secondary_out i base end r1 r2 stops=${MP_STOPS:-100}
+	local so=$W/secondary_out i base end stops=${MP_STOPS:-100}
 
 	start_primary "wire=gen:flows=16:len=128:rate=20000" \
 		--forward-mode=io --rxq=2 --txq=2 --num-procs=2 --proc-id=0
@@ -400,12 +414,7 @@ run_secondary_stop_start() {
 	done
 	echo "ok: $stops stops and starts of the primary in $SECONDS s"
 	check "secondary alive after the stops" "$(kill -0 "$TP2" 2>/dev/null && echo 1)" -eq 1
-	wait_xstat rx_q1_packets -gt 0 || return
-	r1=$(xstat_of "$W/primary_poll" rx_q1_packets)
-	sleep 2
-	snapshot after
-	r2=$(xstat_of "$W/primary_after" rx_q1_packets)
-	check "secondary forwards after the last start (rx_q1_packets grows)" "$r2" -gt "$r1"
+	xstat_grows rx_q1_packets "secondary forwards after the last start" || return
 	check "dev_db_rejected" "$(xstat_of "$W/primary_after" dev_db_rejected)" -eq 0
 	check "dev_queue_errors" "$(xstat_of "$W/primary_after" dev_queue_errors)" -eq 0
 	echo "stop" >&4
@@ -422,7 +431,7 @@ run_secondary_stop_start() {
 # back (a WARNING if it died inside a burst), and the primary starts and
 # forwards after it.
 run_secondary_kill() {
-	local so=$W/secondary_out r1 r2 k kills=${MP_KILLS:-5} seen=0 pid
+	local so=$W/secondary_out k kills=${MP_KILLS:-5} seen=0 pid
 
 	start_primary "wire=gen:flows=16:len=128:rate=20000" \
 		--forward-mode=io --rxq=2 --txq=2 --num-procs=2 --proc-id=0
@@ -451,12 +460,7 @@ run_secondary_kill() {
 	done
 	check "primary port restarted" "$(grep -a -c 'Port 0: 00:15:5D' "$OUT")" -ge $((kills + 1))
 	cmd "start"
-	wait_xstat rx_q0_packets -gt 0 || return
-	r1=$(xstat_of "$W/primary_poll" rx_q0_packets)
-	sleep 2
-	snapshot after
-	r2=$(xstat_of "$W/primary_after" rx_q0_packets)
-	check "primary forwards after the kills (rx_q0_packets grows)" "$r2" -gt "$r1"
+	xstat_grows rx_q0_packets "primary forwards after the kills" || return
 	check "primary tx_q0_packets" "$(xstat_of "$W/primary_after" tx_q0_packets)" -gt 0
 	check "dev_queue_errors" "$(xstat_of "$W/primary_after" dev_queue_errors)" -eq 0
 	stop_fwd || return
