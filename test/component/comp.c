@@ -169,6 +169,8 @@ int
 comp_port_start(uint16_t pid, const struct comp_port_cfg *c, struct rte_mempool *mp)
 {
 	struct rte_eth_conf conf;
+	struct rte_eth_rxconf rxc;
+	struct rte_eth_txconf txc;
 	uint16_t nb = c->nb_desc != 0 ? c->nb_desc : 256, q;
 	int ret;
 
@@ -188,12 +190,18 @@ comp_port_start(uint16_t pid, const struct comp_port_cfg *c, struct rte_mempool 
 	if (ret != 0)
 		return ret;
 	for (q = 0; q < c->nb_rxq; q++) {
-		ret = rte_eth_rx_queue_setup(pid, q, nb, SOCKET_ID_ANY, NULL, mp);
+		memset(&rxc, 0, sizeof(rxc));
+		rxc.rx_deferred_start = (c->rx_deferred >> q) & 1;
+		ret = rte_eth_rx_queue_setup(pid, q, nb, SOCKET_ID_ANY,
+					     rxc.rx_deferred_start ? &rxc : NULL, mp);
 		if (ret != 0)
 			return ret;
 	}
 	for (q = 0; q < c->nb_txq; q++) {
-		ret = rte_eth_tx_queue_setup(pid, q, nb, SOCKET_ID_ANY, NULL);
+		memset(&txc, 0, sizeof(txc));
+		txc.tx_deferred_start = (c->tx_deferred >> q) & 1;
+		ret = rte_eth_tx_queue_setup(pid, q, nb, SOCKET_ID_ANY,
+					     txc.tx_deferred_start ? &txc : NULL);
 		if (ret != 0)
 			return ret;
 	}

@@ -67,6 +67,8 @@ struct comp_port_cfg {
 	bool intr_rxq;
 	bool intr_lsc;
 	bool intr_rmv;
+	uint32_t rx_deferred;		/* bit q: RX queue q set up with rx_deferred_start */
+	uint32_t tx_deferred;		/* bit q: TX queue q set up with tx_deferred_start */
 };
 
 /* configure + queue setup + start; returns 0 or the first error. */

@@ -8,7 +8,9 @@
  * when a frame arrives on that queue after rte_eth_dev_rx_intr_enable(), and
  * only on that queue; with nothing arriving, or with the queue not armed,
  * the wait times out. A frame already waiting when the queue is armed wakes
- * the waiter at once (no lost wake-up).
+ * the waiter at once (no lost wake-up). Stopping and starting another RX
+ * queue (which builds the port's RX side again) keeps an armed queue armed,
+ * with the same event fd in the epoll set.
  */
 
 #include <string.h>
@@ -79,7 +81,7 @@ test_rx_intr(void)
 	uint32_t len;
 	uint64_t t0;
 	uint16_t q, round;
-	int pid, n;
+	int pid, n, fd0;
 
 	REQUIRE_EQ(comp_vdev_create("net_mana_intr", ""), 0);
 	pid = comp_port_of("net_mana_intr", 0);
@@ -139,6 +141,36 @@ test_rx_intr(void)
 	CHECK_EQ(data, 0x101);
 	CHECK_EQ(rte_eth_dev_rx_intr_disable(pid, 1), 0);
 	CHECK_EQ(rte_eth_rx_burst(pid, 1, b, RTE_DIM(b)), 1);
+	rte_pktmbuf_free(b[0]);
+
+	/* Queue 0 armed, queue 1 stopped then started: queue 0 still wakes its waiter. */
+	fd0 = rte_eth_dev_rx_intr_ctl_q_get_fd(pid, 0);
+	REQUIRE_EQ(rte_eth_dev_rx_intr_enable(pid, 0), 0);
+	REQUIRE_EQ(rte_eth_dev_rx_queue_stop(pid, 1), 0);
+	CHECK_EQ(rte_eth_dev_rx_intr_ctl_q_get_fd(pid, 0), fd0);
+	len = frame_for_queue(0, 60, &mac);
+	REQUIRE_EQ(mana_model_inject_rx(m, 0, frame_buf, len), 0);
+	CHECK_EQ(wait_event(COMP_WAIT_MS, &data), 1);
+	CHECK_EQ(data, 0x100);
+	CHECK_EQ(rte_eth_dev_rx_intr_disable(pid, 0), 0);
+	CHECK_EQ(rte_eth_rx_burst(pid, 0, b, RTE_DIM(b)), 1);
+	rte_pktmbuf_free(b[0]);
+	REQUIRE_EQ(rte_eth_dev_rx_intr_enable(pid, 0), 0);
+	REQUIRE_EQ(rte_eth_dev_rx_queue_start(pid, 1), 0);
+	REQUIRE_EQ(rte_eth_dev_rx_intr_enable(pid, 1), 0);
+	len = frame_for_queue(1, 61, &mac);
+	REQUIRE_EQ(mana_model_inject_rx(m, 0, frame_buf, len), 0);
+	CHECK_EQ(wait_event(COMP_WAIT_MS, &data), 1);
+	CHECK_EQ(data, 0x101);
+	CHECK_EQ(rte_eth_dev_rx_intr_disable(pid, 1), 0);
+	CHECK_EQ(rte_eth_rx_burst(pid, 1, b, RTE_DIM(b)), 1);
+	rte_pktmbuf_free(b[0]);
+	len = frame_for_queue(0, 62, &mac);
+	REQUIRE_EQ(mana_model_inject_rx(m, 0, frame_buf, len), 0);
+	CHECK_EQ(wait_event(COMP_WAIT_MS, &data), 1);
+	CHECK_EQ(data, 0x100);
+	CHECK_EQ(rte_eth_dev_rx_intr_disable(pid, 0), 0);
+	CHECK_EQ(rte_eth_rx_burst(pid, 0, b, RTE_DIM(b)), 1);
 	rte_pktmbuf_free(b[0]);
 
 	for (q = 0; q < NQ; q++)

@@ -282,8 +282,45 @@ not_set_up:
 	return -EINVAL;
 }
 
+/* Queue i of a direction: started at dev_start unless set up deferred. */
+static void
+mana_queue_states_init(struct rte_eth_dev *dev)
+{
+	const struct mana_rxq *rxq;
+	const struct mana_txq *txq;
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		rxq = dev->data->rx_queues[i];
+		dev->data->rx_queue_state[i] = rxq->deferred ? RTE_ETH_QUEUE_STATE_STOPPED :
+							       RTE_ETH_QUEUE_STATE_STARTED;
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		txq = dev->data->tx_queues[i];
+		dev->data->tx_queue_state[i] = txq->deferred ? RTE_ETH_QUEUE_STATE_STOPPED :
+							       RTE_ETH_QUEUE_STATE_STARTED;
+	}
+}
+
+static void
+mana_queue_states_stopped(struct rte_eth_dev *dev)
+{
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+}
+
+/*
+ * Start the queues whose state says STARTED. A stopped (deferred) TX queue
+ * gets no verbs objects until tx_queue_start. A stopped RX queue gets its CQ
+ * and WQ, since the RSS QP's table names every queue (mana_rx_rebuild), but
+ * no buffer: the frames RSS gives it are dropped.
+ */
 int
-mana_dev_start_locked(struct rte_eth_dev *dev)
+mana_dev_start_locked(struct rte_eth_dev *dev, bool keep_states)
 {
 	struct mana_priv *priv = mana_priv(dev);
 	bool intr = dev->data->dev_conf.intr_conf.rxq != 0;
@@ -306,35 +343,42 @@ mana_dev_start_locked(struct rte_eth_dev *dev)
 		}
 		priv->mtu_applied = dev->data->mtu;
 	}
+	if (!keep_states)
+		mana_queue_states_init(dev);
 	mana_mr_register_all(priv);
-	/* TX first: the RSS QP may need a vPort configured by a RAW QP (hardware.md §10). */
+	/*
+	 * TX first: the RSS QP may need a vPort configured by a RAW QP (hardware.md
+	 * §10); with every TX queue deferred there is none yet (see the NIC guide).
+	 */
 	for (i = 0; i < dev->data->nb_tx_queues && ret == 0; i++)
-		ret = mana_txq_start(priv, dev->data->tx_queues[i]);
+		if (dev->data->tx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
+			ret = mana_txq_start(priv, dev->data->tx_queues[i]);
 	for (i = 0; i < dev->data->nb_rx_queues && ret == 0; i++)
 		ret = mana_rxq_create_objs(priv, dev->data->rx_queues[i], intr);
 	if (ret == 0)
 		ret = mana_rss_create(priv);
 	for (i = 0; i < dev->data->nb_rx_queues && ret == 0; i++)
-		ret = mana_rxq_start(dev->data->rx_queues[i]);
+		if (dev->data->rx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
+			ret = mana_rxq_start(dev->data->rx_queues[i]);
 	if (ret == 0 && intr)
 		ret = mana_rx_intr_vec_enable(dev);
 	if (ret != 0) {
 		mana_rx_intr_vec_disable(dev);
 		mana_queues_destroy(dev);
+		if (!keep_states)
+			mana_queue_states_stopped(dev);
 		return ret;
 	}
 	rte_wmb();
 	dev->rx_pkt_burst = dev->data->scattered_rx ? mana_rx_burst_scatter : mana_rx_burst;
 	dev->tx_pkt_burst = mana_tx_burst;
-	for (i = 0; i < dev->data->nb_rx_queues; i++)
-		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
-	for (i = 0; i < dev->data->nb_tx_queues; i++)
-		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
 	/* Last: from here on, bursts of any process may run (mana_qgate.h). */
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
-		mana_qgate_open(priv, true, i);
+		if (dev->data->rx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
+			mana_qgate_open(priv, true, i);
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
-		mana_qgate_open(priv, false, i);
+		if (dev->data->tx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
+			mana_qgate_open(priv, false, i);
 	priv->started = true;
 	dev->dev_ops->link_update(dev, 0);
 	return 0;
@@ -349,7 +393,7 @@ mana_dev_start(struct rte_eth_dev *dev)
 	rte_spinlock_recursive_lock(&priv->ctl_lock);
 	ret = mana_recovery_start_check(priv);
 	if (ret == 0)
-		ret = mana_dev_start_locked(dev);
+		ret = mana_dev_start_locked(dev, false);
 	rte_spinlock_recursive_unlock(&priv->ctl_lock);
 	return ret;
 }
@@ -359,7 +403,6 @@ mana_dev_stop_locked(struct rte_eth_dev *dev)
 {
 	struct mana_priv *priv = mana_priv(dev);
 	struct rte_eth_link link = { 0 };
-	uint16_t i;
 
 	dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
 	dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
@@ -367,10 +410,7 @@ mana_dev_stop_locked(struct rte_eth_dev *dev)
 	mana_qgate_close_all(priv);
 	mana_rx_intr_vec_disable(dev);
 	mana_queues_destroy(dev);
-	for (i = 0; i < dev->data->nb_rx_queues; i++)
-		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
-	for (i = 0; i < dev->data->nb_tx_queues; i++)
-		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	mana_queue_states_stopped(dev);
 	priv->started = false;
 	rte_eth_linkstatus_set(dev, &link);
 	return 0;
@@ -577,6 +617,8 @@ const struct eth_dev_ops mana_dev_ops = {
 	.rx_queue_release = mana_rx_queue_release,
 	.tx_queue_setup = mana_tx_queue_setup,
 	.tx_queue_release = mana_tx_queue_release,
+	.rx_queue_start = mana_rx_queue_start,
+	.rx_queue_stop = mana_rx_queue_stop,
 	.tx_queue_start = mana_tx_queue_start,
 	.tx_queue_stop = mana_tx_queue_stop,
 	.rx_queue_intr_enable = mana_rx_intr_enable,

@@ -235,6 +235,7 @@ struct mana_rxq {
 	/* Control path. */
 	struct mana_rxq_stats stats_base;	/* stats at the last reset (mana_stats.c) */
 	int socket;
+	bool deferred;			/* rx_deferred_start: dev_start leaves it stopped */
 	bool intr_armed;
 	struct ibv_cq *cq;
 	struct ibv_wq *wq;
@@ -300,6 +301,7 @@ struct mana_txq {
 	/* Control path. */
 	struct mana_txq_stats stats_base;	/* stats at the last reset (mana_stats.c) */
 	int socket;
+	bool deferred;			/* tx_deferred_start: dev_start leaves it stopped */
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
 	uint32_t cq_id;
@@ -440,7 +442,8 @@ void mana_mp_proc_detach(struct rte_eth_dev *dev);
 void mana_mp_proc_fp_ops(struct rte_eth_dev *dev);
 
 /* mana_ethdev.c, for mana_recovery.c: the control path under ctl_lock */
-int mana_dev_start_locked(struct rte_eth_dev *dev);
+/* keep_states: start the queues as dev->data's states say (recovery), else all but the deferred ones. */
+int mana_dev_start_locked(struct rte_eth_dev *dev, bool keep_states);
 int mana_dev_stop_locked(struct rte_eth_dev *dev);
 int mana_port_open(struct mana_priv *priv, struct ibv_device *ibdev);
 void mana_port_close_ctx(struct mana_priv *priv);
@@ -520,6 +523,9 @@ void mana_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr);
 int mana_rxq_start(struct mana_rxq *rxq);
 void mana_rxq_stop(struct mana_rxq *rxq);
+int mana_rx_rebuild(struct rte_eth_dev *dev);
+int mana_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid);
+int mana_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid);
 int mana_vlan_offload_set(struct rte_eth_dev *dev, int mask);
 int mana_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid);

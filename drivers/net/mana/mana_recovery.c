@@ -140,25 +140,11 @@ static int
 rec_restart(struct rte_eth_dev *dev)
 {
 	struct mana_priv *priv = mana_priv(dev);
-	uint8_t rx_state[MANA_MAX_RXQ], tx_state[MANA_MAX_TXQ];
-	uint16_t nrx = dev->data->nb_rx_queues, ntx = dev->data->nb_tx_queues, i;
-	int ret;
 
 	if (!priv->started)
 		return 0;
-	memcpy(rx_state, dev->data->rx_queue_state, nrx);
-	memcpy(tx_state, dev->data->tx_queue_state, ntx);
 	priv->started = false;
-	ret = mana_dev_start_locked(dev);
-	if (ret != 0)
-		return ret;
-	for (i = 0; i < nrx; i++)
-		if (rx_state[i] == RTE_ETH_QUEUE_STATE_STOPPED && dev->dev_ops->rx_queue_stop)
-			dev->dev_ops->rx_queue_stop(dev, i);
-	for (i = 0; i < ntx; i++)
-		if (tx_state[i] == RTE_ETH_QUEUE_STATE_STOPPED && dev->dev_ops->tx_queue_stop)
-			dev->dev_ops->tx_queue_stop(dev, i);
-	return 0;
+	return mana_dev_start_locked(dev, true);
 }
 
 static void

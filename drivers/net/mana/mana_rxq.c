@@ -9,10 +9,12 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_io.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
@@ -139,11 +141,6 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	ret = rx_check_desc(priv, nb_desc);
 	if (ret != 0)
 		return ret;
-	if (conf->rx_deferred_start) {
-		PMD_DRV_LOG(ERR, "port %u: deferred RX queue start is not supported",
-			    priv->port_id);
-		return -EINVAL;
-	}
 	k = mana_rxq_sge_count(priv, qid, mp, dev->data->mtu);
 	if (k == 0)
 		return -EINVAL;
@@ -183,6 +180,7 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	rxq->priv = priv;
 	rxq->gate = &priv->rx_gate[qid];
 	rxq->socket = sock;
+	rxq->deferred = conf->rx_deferred_start != 0;
 	rxq_layout_set(rxq, k, dev->data->mtu, dev->data->dev_conf.rxmode.offloads |
 		       conf->offloads);
 	mana_mr_cache_init(&rxq->mr_cache);
@@ -190,6 +188,8 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	rxq_scattered_update(dev->data);
 	return 0;
 }
+
+static void rxq_destroy(struct mana_rxq *rxq, bool keep_channel);
 
 /* CQ (with its completion channel for RX interrupts) and WQ; before the RSS QP. */
 int
@@ -212,7 +212,8 @@ mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr)
 	rxq_layout_set(rxq, k, mtu, priv->dev_data->dev_conf.rxmode.offloads);
 	rxq_scattered_update(priv->dev_data);
 	wq_attr.max_sge = k;
-	if (intr) {
+	/* A rebuild of the RX side (mana_rx_rebuild) keeps the channel: its fd is the queue's efd. */
+	if (intr && rxq->channel == NULL) {
 		rxq->channel = mana_vs_create_comp_channel(priv->ctx);
 		if (rxq->channel == NULL)
 			goto fail;
@@ -239,7 +240,7 @@ fail:
 		    rxq->queue_id, rxq->cq == NULL ? (intr && rxq->channel == NULL ?
 		    "completion channel" : "CQ") : "WQ", strerror(err));
 fail_err:
-	mana_rxq_stop(rxq);
+	rxq_destroy(rxq, true);	/* the channel goes at stop (mana_rxq_stop) */
 	return -err;
 }
 
@@ -333,9 +334,12 @@ mana_rxq_start(struct mana_rxq *rxq)
 	return 0;
 }
 
-/* Destroy WQ, CQ, channel (the RSS QP and table are gone) and free posted mbufs. */
-void
-mana_rxq_stop(struct mana_rxq *rxq)
+/*
+ * Destroy WQ, CQ and, unless keep_channel, the completion channel (the RSS QP
+ * and table are gone), and free the posted mbufs.
+ */
+static void
+rxq_destroy(struct mana_rxq *rxq, bool keep_channel)
 {
 	int ret;
 
@@ -353,7 +357,7 @@ mana_rxq_stop(struct mana_rxq *rxq)
 				    strerror(-ret));
 		rxq->cq = NULL;
 	}
-	if (rxq->channel != NULL) {
+	if (rxq->channel != NULL && !keep_channel) {
 		ret = mana_vs_destroy_comp_channel(rxq->channel);
 		if (ret != 0)
 			PMD_DRV_LOG(ERR, "RX queue %u: destroy channel: %s", rxq->queue_id,
@@ -376,6 +380,120 @@ mana_rxq_stop(struct mana_rxq *rxq)
 	rxq->db_page = NULL;
 	rxq->intr_armed = false;
 	memset(&rxq->pend, 0, sizeof(rxq->pend));
+}
+
+void
+mana_rxq_stop(struct mana_rxq *rxq)
+{
+	rxq_destroy(rxq, false);
+}
+
+/* ---- queue start/stop ------------------------------------------------ */
+
+/*
+ * The device receives on a WQ only through the RSS QP, which creates the
+ * hardware RQ and CQ objects of its table's WQs and destroys them with it
+ * (hardware.md §6, "ids"); the table names 2^n distinct WQs. So one RX queue
+ * cannot leave or join the port alone: rx_queue_stop/start build the port's
+ * RX side again, with every RX gate closed meanwhile, over the same table
+ * (the application's RETA). A stopped queue keeps its WQ in the table with
+ * no buffer posted: the device drops the frames RSS gives it for want of a
+ * WQE, as a stopped queue of other NICs drops them. Frames that arrive while
+ * the RX side is built again are dropped on every queue (the time is
+ * logged). Each started queue posts a full ring again; a queue whose
+ * interrupt was armed is armed again (its CQ is new, its channel and event
+ * fd stay).
+ */
+int
+mana_rx_rebuild(struct rte_eth_dev *dev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	bool intr = dev->data->dev_conf.intr_conf.rxq != 0;
+	uint16_t n = dev->data->nb_rx_queues, i, on = 0;
+	bool armed[MANA_MAX_RXQ];
+	struct mana_rxq *rxq;
+	uint64_t t0 = rte_get_timer_cycles();
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		mana_qgate_close(priv, true, i);
+	mana_rss_destroy(priv);
+	for (i = 0; i < n; i++) {
+		rxq = dev->data->rx_queues[i];
+		armed[i] = rxq->intr_armed;
+		rxq_destroy(rxq, true);
+	}
+	for (i = 0; i < n && ret == 0; i++)
+		ret = mana_rxq_create_objs(priv, dev->data->rx_queues[i], intr);
+	if (ret == 0)
+		ret = mana_rss_create(priv);
+	for (i = 0; i < n && ret == 0; i++)
+		if (dev->data->rx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
+			ret = mana_rxq_start(dev->data->rx_queues[i]);
+	if (ret != 0) {
+		mana_rss_destroy(priv);
+		for (i = 0; i < n; i++) {
+			rxq_destroy(dev->data->rx_queues[i], true);
+			dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+		}
+		PMD_DRV_LOG(ERR, "port %u: building the RX side again failed (%s): every RX "
+			    "queue is stopped; stop and start the port", priv->port_id,
+			    strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < n; i++) {
+		if (dev->data->rx_queue_state[i] != RTE_ETH_QUEUE_STATE_STARTED)
+			continue;
+		if (armed[i])
+			mana_rx_intr_enable(dev, i);
+		on++;
+	}
+	rte_wmb();
+	for (i = 0; i < n; i++)
+		if (dev->data->rx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
+			mana_qgate_open(priv, true, i);
+	PMD_DRV_LOG(INFO, "port %u: RX side built again: %u of %u queues receive; no frame "
+		    "was received for %" PRIu64 " us", priv->port_id, on, n,
+		    (rte_get_timer_cycles() - t0) * 1000000 / rte_get_timer_hz());
+	return 0;
+}
+
+/*
+ * rx_queue_stop/start (ethdev checked the port is started and the queue is
+ * not already in that state). While the device is being reset the state is
+ * only recorded (stop) or the start refused: the recovery restarts the port
+ * with the queues in the states they had.
+ */
+int
+mana_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	int ret = 0;
+
+	rte_spinlock_recursive_lock(&priv->ctl_lock);
+	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STOPPED;
+	if (priv->rec_state == MANA_REC_NONE && !priv->removed)
+		ret = mana_rx_rebuild(dev);
+	else
+		mana_qgate_close(priv, true, qid);
+	rte_spinlock_recursive_unlock(&priv->ctl_lock);
+	return ret;
+}
+
+int
+mana_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	int ret;
+
+	rte_spinlock_recursive_lock(&priv->ctl_lock);
+	ret = mana_recovery_start_check(priv);
+	if (ret == 0) {
+		dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
+		ret = mana_rx_rebuild(dev);
+	}
+	rte_spinlock_recursive_unlock(&priv->ctl_lock);
+	return ret;
 }
 
 /* ---- interrupts ------------------------------------------------------ */
@@ -424,4 +542,5 @@ mana_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info
 	qinfo->scattered_rx = rxq->sge_k > 1;
 	qinfo->rx_buf_size = rxq->buf_size;
 	qinfo->conf.offloads = dev->data->dev_conf.rxmode.offloads;
+	qinfo->conf.rx_deferred_start = rxq->deferred;
 }

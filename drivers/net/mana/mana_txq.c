@@ -50,11 +50,6 @@ mana_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			    priv->port_id, nb_desc, MANA_MIN_DESC, priv->max_desc);
 		return -EINVAL;
 	}
-	if (conf->tx_deferred_start) {
-		PMD_DRV_LOG(ERR, "port %u: deferred TX queue start is not supported",
-			    priv->port_id);
-		return -EINVAL;
-	}
 	mana_tx_queue_release(dev, qid);
 	txq = rte_zmalloc_socket("mana_txq", sizeof(*txq), RTE_CACHE_LINE_SIZE, sock);
 	if (txq == NULL)
@@ -77,6 +72,7 @@ mana_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	txq->priv = priv;
 	txq->gate = &priv->tx_gate[qid];
 	txq->socket = sock;
+	txq->deferred = conf->tx_deferred_start != 0;
 	mana_mr_cache_init(&txq->mr_cache);
 	dev->data->tx_queues[qid] = txq;
 	return 0;
@@ -228,6 +224,7 @@ mana_txq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_txq_info
 
 	qinfo->nb_desc = txq->nb_desc;
 	qinfo->conf.offloads = txq->offloads;
+	qinfo->conf.tx_deferred_start = txq->deferred;
 }
 
 /*

@@ -9,6 +9,7 @@
 #
 # Scenarios: io_1q io_4q mac_1q csum_2q rxonly_2q txonly_1q txonly_multiseg_2q
 #            vlan_strip vlan_keep settings_new settings_old rx_filter scatter_pcap
+#            queue_stop_4q
 #
 # testpmd runs interactively with its commands written to a FIFO, so the
 # script can wait for the traffic to finish (polling `show port xstats 0`)
@@ -385,6 +386,79 @@ run_scatter_pcap() {
 }
 
 SETTINGS=
+# RX queue 1 stopped on a 4-queue io-forwarding port (testpmd takes queue
+# commands with forwarding stopped, and skips stopped queues when it forwards
+# again): queue 1 receives nothing more and the device drops its share for
+# want of posted buffers (dev_rx_drop_no_wqe) while queue 0 goes on; started
+# again, it receives. Then `deferred_start on` for RX and TX queue 2: after
+# `port start` both report deferred and stopped and queue 2 receives nothing;
+# `port 0 rxq/txq 2 start` starts them. The generator is not lossless (a
+# lossless one would wait for the stopped queue's buffers).
+run_queue_stop() {
+	local q1 q0 d
+
+	start_testpmd "wire=gen:flows=64:len=128:rate=20000" --rxq=4 --txq=4
+	cmd "start"
+	wait_xstat rx_q1_packets -ge 500 || return
+	stop_fwd
+	cmd "port 0 rxq 1 stop"
+	cmd_wait "Rx queue state:" "show rxq info 0 1"
+	check_str "rxq 1 state after rxq stop" \
+		"$(grep -a -o 'Rx queue state: [a-z]*' "$OUT" | tail -n 1)" "Rx queue state: stopped"
+	cmd "show port xstats 0"
+	sleep 0.5
+	q1=$(xstat rx_q1_packets)
+	q0=$(xstat rx_q0_packets)
+	d=$(xstat dev_rx_drop_no_wqe)
+	cmd "start"
+	wait_xstat rx_q0_packets -ge $((q0 + 2000)) || return
+	check "rx_q1_packets while queue 1 is stopped" "$(xstat rx_q1_packets)" -eq "$q1"
+	check "dev_rx_drop_no_wqe while queue 1 is stopped" "$(xstat dev_rx_drop_no_wqe)" \
+		-ge $((d + 1000))
+	stop_fwd
+	cmd "port 0 rxq 1 start"
+	cmd "start"
+	wait_xstat rx_q1_packets -ge $((q1 + 2000)) || return
+	stop_fwd
+
+	cmd "port stop 0"
+	cmd "port 0 rxq 2 deferred_start on"
+	cmd "port 0 txq 2 deferred_start on"
+	cmd "port start 0"
+	cmd_wait "Rx queue state:" "show rxq info 0 2"
+	cmd_wait "Tx queue state:" "show txq info 0 2"
+	check_str "rxq 2 deferred" "$(grep -a -o 'RX deferred start: on' "$OUT" | tail -n 1)" \
+		"RX deferred start: on"
+	check_str "txq 2 deferred" "$(grep -a -o 'TX deferred start: on' "$OUT" | tail -n 1)" \
+		"TX deferred start: on"
+	check_str "rxq 2 state after port start" \
+		"$(grep -a -o 'Rx queue state: [a-z]*' "$OUT" | tail -n 1)" "Rx queue state: stopped"
+	check_str "txq 2 state after port start" \
+		"$(grep -a -o 'Tx queue state: [a-z]*' "$OUT" | tail -n 1)" "Tx queue state: stopped"
+	cmd "show port xstats 0"
+	sleep 0.5
+	q1=$(xstat rx_q2_packets)
+	q0=$(xstat rx_q0_packets)
+	cmd "start"
+	wait_xstat rx_q0_packets -ge $((q0 + 2000)) || return
+	check "rx_q2_packets while deferred" "$(xstat rx_q2_packets)" -eq "$q1"
+	stop_fwd
+	cmd "port 0 rxq 2 start"
+	cmd "port 0 txq 2 start"
+	cmd_wait "Rx queue state:" "show rxq info 0 2"
+	cmd_wait "Tx queue state:" "show txq info 0 2"
+	check_str "rxq 2 state after rxq start" \
+		"$(grep -a -o 'Rx queue state: [a-z]*' "$OUT" | tail -n 1)" "Rx queue state: started"
+	check_str "txq 2 state after txq start" \
+		"$(grep -a -o 'Tx queue state: [a-z]*' "$OUT" | tail -n 1)" "Tx queue state: started"
+	d=$(xstat tx_q2_packets)
+	cmd "start"
+	wait_xstat rx_q2_packets -ge $((q1 + 2000)) || return
+	wait_xstat tx_q2_packets -ge $((d + 2000)) || return
+	stop_fwd
+	quit_testpmd
+}
+
 case "$SCENARIO" in
 io_1q)
 	run_forward io 1 8
@@ -442,6 +516,9 @@ scatter_pcap)
 txonly_multiseg_2q)
 	# Three 64-byte segments per packet (MULTI_SEGS offload 0x8000).
 	run_txonly 2 64,64,64 192 --tx-offloads=0x8000
+	;;
+queue_stop_4q)
+	run_queue_stop
 	;;
 *)
 	echo "unknown scenario $SCENARIO"
