@@ -12,13 +12,13 @@
  * reta[i mod P]. reta_update accepts exactly the tables of that shape and
  * refuses any other with -EINVAL and the reason.
  *
- * Key, hash types and RETA change only while the port is stopped: they are
- * stored and applied by the next start, and rss_hash_conf_get/reta_query
- * report the stored values (the effective ones once started). On a started
- * port both updates return -EBUSY: the kernel creates the hardware RQ and CQ
- * objects with the RSS QP and destroys them with it (hardware.md §6,
- * "ids"), so replacing the RSS QP would restart every RQ and CQ from index 0
- * under a running datapath, with new ids, and lose the posted buffers.
+ * Key, hash types and RETA are stored, and take effect at the next start or
+ * at once on a started port: the RSS QP cannot be changed, and the kernel
+ * creates the hardware RQ and CQ objects with it and destroys them with it
+ * (hardware.md §6, "ids"), so a started port's RX side is built again over
+ * the new table and key (mana_rx_rebuild: every RX gate closed, every ring
+ * posted again; no frame is received meanwhile). While the device is being
+ * recovered they are only stored (the recovery applies them).
  * rx_hash_fields_mask follows rss_hf, though the device ignores it (the hash
  * input is the device's choice, reported per packet).
  */
@@ -210,15 +210,15 @@ mana_rss_destroy(struct mana_priv *priv)
 	}
 }
 
-/* A started port keeps its RSS QP (see the top of this file): -EBUSY. */
+/* A started port's new key or table takes effect now (see the top of this file). */
 static int
-rss_check_stopped(struct mana_priv *priv)
+rss_apply(struct rte_eth_dev *dev)
 {
-	if (!priv->started)
+	struct mana_priv *priv = mana_priv(dev);
+
+	if (!priv->started || priv->rec_state != MANA_REC_NONE || priv->removed)
 		return 0;
-	PMD_DRV_LOG(ERR, "port %u: stop the port to change the RSS table/key: MANA recreates "
-		    "the receive queues with the RSS QP", priv->port_id);
-	return -EBUSY;
+	return mana_rx_rebuild(dev);
 }
 
 int
@@ -227,15 +227,16 @@ mana_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
 	struct mana_priv *priv = mana_priv(dev);
 	int ret;
 
-	ret = rss_check_stopped(priv);
-	if (ret == 0)
-		ret = rss_check_conf(priv, conf);
+	ret = rss_check_conf(priv, conf);
 	if (ret != 0)
 		return ret;
+	rte_spinlock_recursive_lock(&priv->ctl_lock);
 	if (conf->rss_key != NULL)
 		memcpy(priv->rss_key, conf->rss_key, MANA_RSS_KEY_LEN);
 	priv->rss_hf = conf->rss_hf;
-	return 0;
+	ret = rss_apply(dev);
+	rte_spinlock_recursive_unlock(&priv->ctl_lock);
+	return ret;
 }
 
 int
@@ -294,9 +295,6 @@ mana_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
 	uint16_t i, idx, bit;
 	int ret;
 
-	ret = rss_check_stopped(priv);
-	if (ret != 0)
-		return ret;
 	if (size != MANA_RETA_SIZE || nrx == 0 || priv->reta_period != nrx) {
 		PMD_DRV_LOG(ERR, "port %u: RETA size %u (must be %u) on a configured port",
 			    priv->port_id, size, MANA_RETA_SIZE);
@@ -311,9 +309,12 @@ mana_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
 	ret = reta_check(priv, t, nrx);
 	if (ret != 0)
 		return ret;
+	rte_spinlock_recursive_lock(&priv->ctl_lock);
 	memcpy(priv->reta, t, sizeof(uint16_t) * nrx);
 	priv->reta_set = true;
-	return 0;
+	ret = rss_apply(dev);
+	rte_spinlock_recursive_unlock(&priv->ctl_lock);
+	return ret;
 }
 
 int
