@@ -348,11 +348,12 @@ test_settings(void)
 
 /*
  * Bursts that race the port's stop and start. A worker lcore keeps calling
- * the driver's own burst functions (taken while the port ran, as a process
- * whose function pointers lag behind would) on queue 0 while the main lcore
- * stops and starts the port. A stopped queue's gate is closed: the burst
- * returns 0 and touches nothing; stop waits until the worker has left.
- * Without gates the worker runs on a destroyed queue.
+ * the driver's own burst and RX queue count functions (taken while the port
+ * ran, as a process whose function pointers lag behind would) on queue 0
+ * while the main lcore stops and starts the port, and every other cycle the
+ * RX queue alone (which builds the RX side again). A stopped queue's gate is
+ * closed: the burst returns 0 and touches nothing; stop waits until the
+ * worker has left. Without gates the worker runs on a destroyed queue.
  */
 #define RACE_CYCLES	50
 
@@ -360,10 +361,11 @@ struct race {
 	uint16_t pid;
 	eth_rx_burst_t rx;	/* the driver's, as ethdev had them while the port ran */
 	eth_tx_burst_t tx;
+	eth_rx_queue_count_t count;
 	void *rxq, *txq;
 	struct rte_mempool *mp;
 	volatile bool done;
-	uint64_t rx_pkts, tx_pkts, empty_bursts;
+	uint64_t rx_pkts, tx_pkts, empty_bursts, bad_counts;
 };
 
 static int
@@ -389,6 +391,8 @@ race_worker(void *arg)
 		r->tx_pkts += sent;
 		for (i = sent; i < n; i++)
 			rte_pktmbuf_free(pkts[i]);
+		if (r->count(r->rxq) > 256)
+			r->bad_counts++;
 		n = r->rx(r->rxq, pkts, RTE_DIM(pkts));
 		if (n == 0)
 			r->empty_bursts++;
@@ -421,6 +425,7 @@ test_stop_races_burst(void)
 	fp = &rte_eth_fp_ops[r.pid];
 	r.rx = fp->rx_pkt_burst;
 	r.tx = fp->tx_pkt_burst;
+	r.count = fp->rx_queue_count;
 	r.rxq = fp->rxq.data[0];
 	r.txq = fp->txq.data[0];
 	REQUIRE_EQ(rte_eal_remote_launch(race_worker, &r, worker), 0);
@@ -434,10 +439,16 @@ test_stop_races_burst(void)
 			comp_sleep_ms(1);
 		CHECK_MSG(r.rx_pkts >= rx_before + 64, "cycle %u: the worker received %llu frames",
 			  cycle, (unsigned long long)(r.rx_pkts - rx_before));
-		CHECK_EQ(rte_eth_dev_stop(r.pid), 0);
 		/* Stopped: the worker's bursts find the gates closed. */
-		comp_sleep_ms(2);
-		CHECK_EQ(rte_eth_dev_start(r.pid), 0);
+		if (cycle & 1) {
+			CHECK_EQ(rte_eth_dev_rx_queue_stop(r.pid, 0), 0);
+			comp_sleep_ms(2);
+			CHECK_EQ(rte_eth_dev_rx_queue_start(r.pid, 0), 0);
+		} else {
+			CHECK_EQ(rte_eth_dev_stop(r.pid), 0);
+			comp_sleep_ms(2);
+			CHECK_EQ(rte_eth_dev_start(r.pid), 0);
+		}
 	}
 	r.done = true;
 	rte_eal_wait_lcore(worker);
@@ -445,6 +456,7 @@ test_stop_races_burst(void)
 	CHECK_MSG(rte_mempool_avail_count(r.mp) == POOL_N, "%u of %u mbufs back in the pool",
 		  rte_mempool_avail_count(r.mp), POOL_N);
 	CHECK(r.empty_bursts > 0);
+	CHECK_EQ(r.bad_counts, 0);
 	printf("  %u stop/start cycles under bursts: worker sent %llu, received %llu frames\n",
 	       cycle, (unsigned long long)r.tx_pkts, (unsigned long long)r.rx_pkts);
 	CHECK_EQ(rte_eth_dev_close(r.pid), 0);

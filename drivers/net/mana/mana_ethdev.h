@@ -514,6 +514,9 @@ bool mana_rx_cqe_pend(struct mana_rxq *rxq, const struct gdma_cqe *cqe, uint32_t
 void mana_rxs_release_all(struct mana_rxq *rxq);
 int mana_rx_descriptor_status(void *rxq, uint16_t offset);
 mana_rx_queue_count_t mana_rx_queue_count(void *rxq);
+/* Their bodies, for a caller that holds the queue's gate (a secondary's wrappers). */
+uint32_t mana_rxq_ready(const struct mana_rxq *rxq);
+int mana_rxq_desc_status(const struct mana_rxq *rxq, uint16_t offset);
 
 /* mana_rxq.c */
 int mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,

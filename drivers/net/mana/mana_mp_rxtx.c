@@ -243,7 +243,7 @@ mana_rx_queue_count_secondary(void *q)
 
 	if (rxq == NULL)
 		return 0;	/* a stopped queue holds nothing received */
-	nb = mana_rx_queue_count(rxq);
+	nb = mana_rxq_ready(rxq);
 	proc_queue_leave(pq, true);
 	return nb;
 }
@@ -257,7 +257,7 @@ mana_rx_descriptor_status_secondary(void *q, uint16_t offset)
 
 	if (rxq == NULL)
 		return RTE_ETH_RX_DESC_UNAVAIL;
-	st = mana_rx_descriptor_status(rxq, offset);
+	st = mana_rxq_desc_status(rxq, offset);
 	proc_queue_leave(pq, true);
 	return st;
 }

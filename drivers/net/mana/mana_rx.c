@@ -619,10 +619,9 @@ mana_rx_lkey_reload(struct mana_rxq *rxq)
 /* ---- status ---------------------------------------------------------- */
 
 /* Packets ready for rx_burst: the pending coalesced ones plus those of ready CQEs. */
-mana_rx_queue_count_t
-mana_rx_queue_count(void *q)
+uint32_t
+mana_rxq_ready(const struct mana_rxq *rxq)
 {
-	struct mana_rxq *rxq = q;
 	uint32_t c = rxq->cq_head, n = rxq->pend.n - rxq->pend.i, k, i, type, shift;
 	const struct gdma_cqe *cqe;
 
@@ -646,18 +645,51 @@ mana_rx_queue_count(void *q)
 	return RTE_MIN(n, rxq->sw_head - rxq->sw_tail);
 }
 
+/* Status of descriptor offset: the caller holds the queue's gate. */
 int
-mana_rx_descriptor_status(void *q, uint16_t offset)
+mana_rxq_desc_status(const struct mana_rxq *rxq, uint16_t offset)
 {
-	struct mana_rxq *rxq = q;
-
 	if (offset >= rxq->nb_desc)
 		return -EINVAL;
-	if (offset < mana_rx_queue_count(rxq))
+	if (offset < mana_rxq_ready(rxq))
 		return RTE_ETH_RX_DESC_DONE;
 	if (offset < rxq->sw_head - rxq->sw_tail)
 		return RTE_ETH_RX_DESC_AVAIL;
 	return RTE_ETH_RX_DESC_UNAVAIL;
+}
+
+/*
+ * Both read the CQ ring: inside the queue's gate, like a burst, so that a
+ * queue stop or an RSS update on another lcore cannot free the ring under
+ * them. A stopped queue (or one whose burst runs on another lcore) has
+ * nothing ready and nothing posted.
+ */
+mana_rx_queue_count_t
+mana_rx_queue_count(void *q)
+{
+	struct mana_rxq *rxq = q;
+	uint32_t n;
+
+	if (!mana_qgate_enter(rxq->gate))
+		return 0;
+	n = mana_rxq_ready(rxq);
+	mana_qgate_leave(rxq->gate);
+	return n;
+}
+
+int
+mana_rx_descriptor_status(void *q, uint16_t offset)
+{
+	struct mana_rxq *rxq = q;
+	int ret;
+
+	if (offset >= rxq->nb_desc)
+		return -EINVAL;
+	if (!mana_qgate_enter(rxq->gate))
+		return RTE_ETH_RX_DESC_UNAVAIL;
+	ret = mana_rxq_desc_status(rxq, offset);
+	mana_qgate_leave(rxq->gate);
+	return ret;
 }
 
 /*
