@@ -45,6 +45,18 @@ HP_SAVED=
 HP_MNT=
 PREFIX="mp_${SCENARIO}_$$"
 
+# How testpmd gets the driver: the plugin, or (secondary_recovery, which needs
+# the `mana model reset` command) built into dpdk-testpmd-mana, primary and
+# secondary alike: both must be one build with the same libraries loaded
+# (a mempool names its driver by an index into each process's own table).
+MP_PLUGIN=(-d librte_net_mana.so)
+SPAWN_OPTS=()
+if [ "$SCENARIO" = secondary_recovery ]; then
+	TESTPMD=${TESTPMD_MANA:-/nonexistent/dpdk-testpmd-mana}
+	MP_PLUGIN=()
+	SPAWN_OPTS=(--builtin 1)
+fi
+
 if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: needs root (hugepages, hugetlbfs mount)"
 	exit 77
@@ -112,7 +124,7 @@ start_primary() {
 
 	shift
 	EAL_SHARED=(--huge-dir "$HP_MNT" --file-prefix "$PREFIX" --no-pci)
-	testpmd_spawn --huge-mem 256 $((DEADLINE_S + 30)) "${EAL_SHARED[@]}" \
+	testpmd_spawn "${SPAWN_OPTS[@]}" --huge-mem 256 $((DEADLINE_S + 30)) "${EAL_SHARED[@]}" \
 		--vdev "net_mana_mp,$vdev" \
 		-- -i --port-topology=loop --nb-cores=1 --total-num-mbufs=8192 --no-flush-rx "$@"
 	wait_text "testpmd> " || exit 1
@@ -295,7 +307,7 @@ spawn_secondary() {
 	# Other lcore ids than the primary's (per-lcore mempool caches are shared).
 	LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 	timeout -k 5 $((DEADLINE_S + 30)) stdbuf -oL -eL "$TESTPMD" --lcores '2@0,3@1' \
-		--proc-type=secondary "${EAL_SHARED[@]}" -d librte_net_mana.so \
+		--proc-type=secondary "${EAL_SHARED[@]}" "${MP_PLUGIN[@]}" \
 		--log-level='pmd.net.mana.*:info' \
 		-- -i --port-topology=loop --nb-cores=1 --forward-mode=io --no-flush-rx "$@" \
 		<"$W/in2" >"$so" 2>&1 &
@@ -469,6 +481,65 @@ run_secondary_kill() {
 	quit_primary
 }
 
+# The primary's device is reset RESETS times while the secondary forwards
+# queue 1 (dpdk-testpmd-mana for both, `mana model reset`): each reset gives
+# the recovering and recovered events, the context is made again (a new
+# ctx_gen: the secondary maps the new doorbell pages) and the secondary's
+# queue forwards again, its frames reaching the device; no doorbell rejected,
+# no queue error, and every mbuf back in the pool at the end.
+run_secondary_recovery() {
+	local so=$W/secondary_out i base end resets=${MP_RESETS:-5} rx tx dtx down
+
+	start_primary "wire=gen:flows=16:len=128:rate=20000" \
+		--forward-mode=io --rxq=2 --txq=2 --num-procs=2 --proc-id=0
+	primary_do "port stop 0" || return
+	base=$(in_use "$W/pi_base")
+	check "mbufs in use, port stopped (baseline)" "$base" -ge 0
+	primary_do "port start 0" || return
+	spawn_secondary "$so" --rxq=2 --txq=2 --num-procs=2 --proc-id=1
+	echo "start" >&4
+	wait_xstat tx_q1_packets -gt 1000 || return
+	for ((i = 1; i <= resets; i++)); do
+		rx=$(xstat_of "$W/primary_poll" rx_q1_packets)
+		tx=$(xstat_of "$W/primary_poll" tx_q1_packets)
+		down=$(( i % 2 ? 200 : 0 ))
+		primary_do "mana model reset 0 $down" || return
+		wait_xstat recovery_successes -ge "$i" || return
+		# The secondary's queue after this recovery: both directions again.
+		wait_xstat rx_q1_packets -gt $((rx + 1000)) || return
+		wait_xstat tx_q1_packets -gt $((tx + 1000)) || return
+		echo "ok: reset $i (down $down ms): secondary's queue 1 forwards again" \
+			"(rx_q1 $rx -> $(xstat_of "$W/primary_poll" rx_q1_packets))"
+	done
+	check "recovering events" "$(count_text "Port 0: error recovering event")" -eq "$resets"
+	check "recovered events" "$(count_text "Port 0: error recovery successful event")" \
+		-eq "$resets"
+	check "secondary alive after the resets" "$(kill -0 "$TP2" 2>/dev/null && echo 1)" -eq 1
+	xstat_grows tx_q1_packets "secondary transmits after the last recovery" || return
+	dtx=$(xstat_of "$W/primary_after" dev_tx_frames)
+	sleep 1
+	snapshot dev
+	check "device tx_frames grow after the last recovery" \
+		"$(xstat_of "$W/primary_dev" dev_tx_frames)" -gt "$dtx"
+	check "recovery_successes" "$(xstat_of "$W/primary_dev" recovery_successes)" -eq "$resets"
+	check "recovery_failures" "$(xstat_of "$W/primary_dev" recovery_failures)" -eq 0
+	check "dev_db_rejected" "$(xstat_of "$W/primary_dev" dev_db_rejected)" -eq 0
+	check "dev_queue_errors" "$(xstat_of "$W/primary_dev" dev_queue_errors)" -eq 0
+	echo "stop" >&4
+	sleep 1
+	primary_do "port stop 0" || return
+	end=$(in_use "$W/pi_end")
+	check "mbufs in use after the resets = baseline" "$end" -eq "$base"
+	check_log "$OUT" "error recovery failed|still inside its burst" \
+		"failed recovery or gate takeover in the primary"
+	check_log "$so" "cannot be mapped again" "failed remap in the secondary"
+	quit_secondary "$so"
+	testpmd_quit
+	# The resets' own NOTICE lines name the fatal event: not errors here.
+	grep -a -v "device reset (fatal event): recovering" "$OUT" >"$W/out_errors"
+	check_no_driver_errors "$W/out_errors" "the primary's log"
+}
+
 setup_hugepages
 case "$SCENARIO" in
 proc_info)
@@ -482,6 +553,9 @@ secondary_stop_start)
 	;;
 secondary_kill)
 	run_secondary_kill
+	;;
+secondary_recovery)
+	run_secondary_recovery
 	;;
 *)
 	echo "unknown scenario $SCENARIO"
