@@ -351,9 +351,24 @@ primary_do() {
 }
 
 # in_use <output file>: mbufs of mb_pool_0 in use, by dpdk-proc-info --show-mempool.
+# A mempool names its driver by an index into each process's table, filled as
+# libraries load: testpmd links librte_mempool_dpaa, proc-info does not, so
+# proc-info would read the index of testpmd's ring_mp_mc as ring_sp_sc (the
+# same count, by luck). Loading that library first makes the tables equal
+# (check_pool_ops).
+MEMPOOL_PRELOAD=librte_mempool_dpaa.so.23
 in_use() {
-	secondary "$1" "$PROC_INFO" -- --show-mempool=mb_pool_0 || return
+	LD_PRELOAD=$(ldconfig -p | grep -q "$MEMPOOL_PRELOAD" && echo "$MEMPOOL_PRELOAD") \
+		secondary "$1" "$PROC_INFO" -- --show-mempool=mb_pool_0 || return
 	sed -n 's/.*Count: avail ([0-9]*), in use (\([0-9]*\)).*/\1/p' "$1" | head -1
+}
+
+# check_pool_ops <in_use output file>: proc-info named mb_pool_0's driver as
+# testpmd chose it (the two processes' tables of mempool drivers agree).
+check_pool_ops() {
+	check_str "mb_pool_0's mempool driver, read by proc-info" \
+		"$(sed -n 's/.*ops_index [0-9]* ops_name \([a-z_0-9]*\).*/\1/p' "$1" | head -1)" \
+		"$(sed -n 's/.*preferred mempool ops selected: \([a-z_0-9]*\).*/\1/p' "$OUT" | head -1)"
 }
 
 # Primary and secondary testpmd forwarding on separate queues (4 queues,
@@ -413,6 +428,7 @@ run_secondary_stop_start() {
 	primary_do "port stop 0" || return
 	base=$(in_use "$W/pi_base")
 	check "mbufs in use, port stopped (baseline)" "$base" -ge 0
+	check_pool_ops "$W/pi_base"
 	primary_do "port start 0" || return
 	spawn_secondary "$so" --rxq=2 --txq=2 --num-procs=2 --proc-id=1
 	echo "start" >&4
@@ -495,6 +511,7 @@ run_secondary_recovery() {
 	primary_do "port stop 0" || return
 	base=$(in_use "$W/pi_base")
 	check "mbufs in use, port stopped (baseline)" "$base" -ge 0
+	check_pool_ops "$W/pi_base"
 	primary_do "port start 0" || return
 	spawn_secondary "$so" --rxq=2 --txq=2 --num-procs=2 --proc-id=1
 	echo "start" >&4
@@ -540,6 +557,45 @@ run_secondary_recovery() {
 	check_no_driver_errors "$W/out_errors" "the primary's log"
 }
 
+# A secondary (mp_own_pool) sends N frames from a pool it created itself on
+# TX queue 1 of an idle primary (wire=loop): the driver registers the pool
+# through the primary (IPC CREATE_MR); every frame reaches the device and
+# comes back on RX queue 0, the own pool's mbufs all return, the primary's
+# counters agree, and the primary still forwards afterwards.
+run_secondary_own_pool() {
+	local po=$W/own_pool_out n=${MP_OWN_FRAMES:-2000} ops rc
+
+	if [ ! -x "${MP_OWN_POOL:-}" ]; then
+		fail "mp_own_pool not built (MP_OWN_POOL='${MP_OWN_POOL:-}')"
+		return
+	fi
+	start_primary "wire=loop" --forward-mode=io --rxq=1 --txq=2
+	ops=$(sed -n 's/.*preferred mempool ops selected: \([a-z_0-9]*\).*/\1/p' "$OUT" | head -1)
+	snapshot before
+	# The same table of mempool drivers as testpmd's (see in_use).
+	LD_PRELOAD=$(ldconfig -p | grep -q "$MEMPOOL_PRELOAD" && echo "$MEMPOOL_PRELOAD") \
+		secondary "$po" "$MP_OWN_POOL" --lcores 2@0 --proc-type=secondary -- \
+		--txq 1 --rxq 0 --frames "$n" --seconds 20 --pool-ops "$ops"
+	rc=$?
+	sed 's/^/  mp_own_pool: /' "$po"
+	check "mp_own_pool exit status" "$rc" -eq 0
+	check "mp_own_pool verdict" "$(grep -c '^mp_own_pool: PASS' "$po")" -eq 1
+	check_no_driver_errors "$po" "mp_own_pool's log"
+	snapshot after
+	check "primary tx_q1_packets" "$(xstat_of "$W/primary_after" tx_q1_packets)" -eq "$n"
+	check "primary tx_q1_mr_fail" "$(xstat_of "$W/primary_after" tx_q1_mr_fail)" -eq 0
+	check "primary dev_tx_frames" "$(xstat_of "$W/primary_after" dev_tx_frames)" -eq \
+		$(($(xstat_of "$W/primary_before" dev_tx_frames) + n))
+	check "primary rx_q0_packets" "$(xstat_of "$W/primary_after" rx_q0_packets)" -eq "$n"
+	check "dev_db_rejected" "$(xstat_of "$W/primary_after" dev_db_rejected)" -eq 0
+	check "dev_queue_errors" "$(xstat_of "$W/primary_after" dev_queue_errors)" -eq 0
+	# The primary forwards on its own after the secondary's exit.
+	cmd "start tx_first"
+	xstat_grows tx_q0_packets "primary forwards after mp_own_pool" || return
+	stop_fwd || return
+	quit_primary
+}
+
 setup_hugepages
 case "$SCENARIO" in
 proc_info)
@@ -556,6 +612,9 @@ secondary_kill)
 	;;
 secondary_recovery)
 	run_secondary_recovery
+	;;
+secondary_own_pool)
+	run_secondary_own_pool
 	;;
 *)
 	echo "unknown scenario $SCENARIO"
