@@ -517,12 +517,13 @@ run_secondary_recovery() {
 	echo "start" >&4
 	wait_xstat tx_q1_packets -gt 1000 || return
 	for ((i = 1; i <= resets; i++)); do
-		rx=$(xstat_of "$W/primary_poll" rx_q1_packets)
-		tx=$(xstat_of "$W/primary_poll" tx_q1_packets)
 		down=$(( i % 2 ? 200 : 0 ))
 		primary_do "mana model reset 0 $down" || return
 		wait_xstat recovery_successes -ge "$i" || return
-		# The secondary's queue after this recovery: both directions again.
+		# Counted from the recovery on (the queue forwarded until the reset):
+		# the secondary's queue on the new context, both directions.
+		rx=$(xstat_of "$W/primary_poll" rx_q1_packets)
+		tx=$(xstat_of "$W/primary_poll" tx_q1_packets)
 		wait_xstat rx_q1_packets -gt $((rx + 1000)) || return
 		wait_xstat tx_q1_packets -gt $((tx + 1000)) || return
 		echo "ok: reset $i (down $down ms): secondary's queue 1 forwards again" \
@@ -581,6 +582,7 @@ run_secondary_own_pool() {
 	check "mp_own_pool exit status" "$rc" -eq 0
 	check "mp_own_pool verdict" "$(grep -c '^mp_own_pool: PASS' "$po")" -eq 1
 	check_no_driver_errors "$po" "mp_own_pool's log"
+	check_log "$po" "could not register mempool" "refused registration in mp_own_pool's log"
 	snapshot after
 	check "primary tx_q1_packets" "$(xstat_of "$W/primary_after" tx_q1_packets)" -eq "$n"
 	check "primary tx_q1_mr_fail" "$(xstat_of "$W/primary_after" tx_q1_mr_fail)" -eq 0
