@@ -297,17 +297,23 @@ run_proc_info() {
 }
 
 # spawn_secondary <output file> <testpmd args...>: testpmd --proc-type=secondary,
-# commands through fd 4; TP2 its pid. Waits for its prompt.
+# commands through fd 4; TP2 its pid. Waits for its prompt. The same testpmd
+# as the primary, or MP_SECONDARY_TESTPMD with the plugin (a by-hand knob: a
+# secondary of another build than the primary's).
 spawn_secondary() {
-	local so=$1
+	local so=$1 tp=$TESTPMD plugin=("${MP_PLUGIN[@]}")
 
 	shift
+	if [ -n "${MP_SECONDARY_TESTPMD:-}" ]; then
+		tp=$MP_SECONDARY_TESTPMD
+		plugin=(-d librte_net_mana.so)
+	fi
 	mkfifo "$W/in2"
 	exec 4<>"$W/in2"
 	# Other lcore ids than the primary's (per-lcore mempool caches are shared).
 	LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-	timeout -k 5 $((DEADLINE_S + 30)) stdbuf -oL -eL "$TESTPMD" --lcores '2@0,3@1' \
-		--proc-type=secondary "${EAL_SHARED[@]}" "${MP_PLUGIN[@]}" \
+	timeout -k 5 $((DEADLINE_S + 30)) stdbuf -oL -eL "$tp" --lcores '2@0,3@1' \
+		--proc-type=secondary "${EAL_SHARED[@]}" "${plugin[@]}" \
 		--log-level='pmd.net.mana.*:info' \
 		-- -i --port-topology=loop --nb-cores=1 --forward-mode=io --no-flush-rx "$@" \
 		<"$W/in2" >"$so" 2>&1 &
