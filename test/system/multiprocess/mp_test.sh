@@ -24,6 +24,17 @@
 #   secondary_kill
 #              a secondary SIGKILLed while forwarding, 5 times: the primary
 #              stops, starts and forwards after each
+#   secondary_recovery
+#              the device reset 5 times (`mana model reset`; dpdk-testpmd-mana,
+#              TESTPMD_MANA, as primary and secondary) while the secondary
+#              forwards: after each automatic recovery its queue forwards on
+#              the new context (doorbell pages mapped again); no doorbell
+#              rejected, no queue error, no mbuf lost
+#   secondary_own_pool
+#              mp_own_pool (MP_OWN_POOL), a secondary sending N frames from a
+#              pool of its own (registered through the primary, IPC
+#              CREATE_MR): every frame reaches the device and comes back
+#              on its RX queue, every own mbuf returns
 #
 # Multi-process needs shared hugepage memory (--no-huge memory is private):
 # the script reserves MP_PAGES 2 MiB pages on top of the current count,
