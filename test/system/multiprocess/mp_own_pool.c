@@ -104,13 +104,26 @@ op_parse(int argc, char **argv, struct op_opts *o)
 	*o = (struct op_opts){ .port = 0, .txq = 0, .rxq = 0, .frames = 1000, .seconds = 10 };
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
-		case 'p': o->port = (uint16_t)atoi(optarg); break;
-		case 't': o->txq = (uint16_t)atoi(optarg); break;
-		case 'r': o->rxq = (uint16_t)atoi(optarg); break;
-		case 'n': o->frames = (uint32_t)strtoul(optarg, NULL, 0); break;
-		case 's': o->seconds = (unsigned int)atoi(optarg); break;
-		case 'o': o->pool_ops = optarg; break;
-		default: return -1;
+		case 'p':
+			o->port = (uint16_t)atoi(optarg);
+			break;
+		case 't':
+			o->txq = (uint16_t)atoi(optarg);
+			break;
+		case 'r':
+			o->rxq = (uint16_t)atoi(optarg);
+			break;
+		case 'n':
+			o->frames = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			o->seconds = (unsigned int)atoi(optarg);
+			break;
+		case 'o':
+			o->pool_ops = optarg;
+			break;
+		default:
+			return -1;
 		}
 	}
 	return o->frames > 0 && o->seconds > 0 ? 0 : -1;
