@@ -128,7 +128,7 @@ check_log() {
 # ---- testpmd -------------------------------------------------------------
 
 # testpmd_spawn [--lib <dir>]... [--log <pattern:level>]... [--huge-mem <MB>]
-#               [--plugin-first <plugin>]... [--plugin-after <plugin>]...
+#               [--plugin-first <plugin>]... [--plugin-after <plugin>]... [--builtin 1]
 #               <timeout s> <EAL and application args...>
 # testpmd in the background, the plugin loaded by bare name (EAL refuses a
 # -d path with a world-writable ancestor such as /tmp), commands through
@@ -136,9 +136,11 @@ check_log() {
 # libraries); --log: a log level ahead of the default pmd.net.mana.*:notice
 # (EAL gives a log type the level of the first matching pattern);
 # --huge-mem: that much hugepage memory instead of --no-huge -m 1024;
-# --plugin-first/--plugin-after: another plugin (-d) loaded before or after ours.
+# --plugin-first/--plugin-after: another plugin (-d) loaded before or after ours;
+# --builtin 1: no -d of ours (TESTPMD has the driver built in, dpdk-testpmd-mana).
 testpmd_spawn() {
 	local libs=$PMD_DIR mem=(--no-huge -m 1024) logs=() limit first=() after=()
+	local ours=(-d librte_net_mana.so)
 
 	while :; do
 		case $1 in
@@ -147,6 +149,7 @@ testpmd_spawn() {
 		--huge-mem) mem=(-m "$2") ;;
 		--plugin-first) first+=(-d "$2") ;;	# loaded before ours
 		--plugin-after) after+=(-d "$2") ;;	# loaded after ours
+		--builtin) ours=() ;;
 		*) break ;;
 		esac
 		shift 2
@@ -160,7 +163,7 @@ testpmd_spawn() {
 	exec 3<>"$W/in"
 	LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 	timeout -k 5 "$limit" stdbuf -oL -eL "$TESTPMD" -l 0-1 "${mem[@]}" \
-		"${first[@]}" -d librte_net_mana.so "${after[@]}" "${logs[@]}" \
+		"${first[@]}" "${ours[@]}" "${after[@]}" "${logs[@]}" \
 		--log-level='pmd.net.mana.*:notice' "$@" \
 		<"$W/in" >"$OUT" 2>&1 &
 	TP=$!

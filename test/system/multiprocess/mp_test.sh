@@ -24,6 +24,17 @@
 #   secondary_kill
 #              a secondary SIGKILLed while forwarding, 5 times: the primary
 #              stops, starts and forwards after each
+#   secondary_recovery
+#              the device reset 5 times (`mana model reset`; dpdk-testpmd-mana,
+#              TESTPMD_MANA, as primary and secondary) while the secondary
+#              forwards: after each automatic recovery its queue forwards on
+#              the new context (doorbell pages mapped again); no doorbell
+#              rejected, no queue error, no mbuf lost
+#   secondary_own_pool
+#              mp_own_pool (MP_OWN_POOL), a secondary sending N frames from a
+#              pool of its own (registered through the primary, IPC
+#              CREATE_MR): every frame reaches the device and comes back
+#              on its RX queue, every own mbuf returns
 #
 # Multi-process needs shared hugepage memory (--no-huge memory is private):
 # the script reserves MP_PAGES 2 MiB pages on top of the current count,
@@ -44,6 +55,18 @@ HP_SYSCTL=/proc/sys/vm/nr_hugepages
 HP_SAVED=
 HP_MNT=
 PREFIX="mp_${SCENARIO}_$$"
+
+# How testpmd gets the driver: the plugin, or (secondary_recovery, which needs
+# the `mana model reset` command) built into dpdk-testpmd-mana, primary and
+# secondary alike: both must be one build with the same libraries loaded
+# (a mempool names its driver by an index into each process's own table).
+MP_PLUGIN=(-d librte_net_mana.so)
+SPAWN_OPTS=()
+if [ "$SCENARIO" = secondary_recovery ]; then
+	TESTPMD=${TESTPMD_MANA:-/nonexistent/dpdk-testpmd-mana}
+	MP_PLUGIN=()
+	SPAWN_OPTS=(--builtin 1)
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: needs root (hugepages, hugetlbfs mount)"
@@ -112,7 +135,7 @@ start_primary() {
 
 	shift
 	EAL_SHARED=(--huge-dir "$HP_MNT" --file-prefix "$PREFIX" --no-pci)
-	testpmd_spawn --huge-mem 256 $((DEADLINE_S + 30)) "${EAL_SHARED[@]}" \
+	testpmd_spawn "${SPAWN_OPTS[@]}" --huge-mem 256 $((DEADLINE_S + 30)) "${EAL_SHARED[@]}" \
 		--vdev "net_mana_mp,$vdev" \
 		-- -i --port-topology=loop --nb-cores=1 --total-num-mbufs=8192 --no-flush-rx "$@"
 	wait_text "testpmd> " || exit 1
@@ -285,17 +308,23 @@ run_proc_info() {
 }
 
 # spawn_secondary <output file> <testpmd args...>: testpmd --proc-type=secondary,
-# commands through fd 4; TP2 its pid. Waits for its prompt.
+# commands through fd 4; TP2 its pid. Waits for its prompt. The same testpmd
+# as the primary, or MP_SECONDARY_TESTPMD with the plugin (a by-hand knob: a
+# secondary of another build than the primary's).
 spawn_secondary() {
-	local so=$1
+	local so=$1 tp=$TESTPMD plugin=("${MP_PLUGIN[@]}")
 
 	shift
+	if [ -n "${MP_SECONDARY_TESTPMD:-}" ]; then
+		tp=$MP_SECONDARY_TESTPMD
+		plugin=(-d librte_net_mana.so)
+	fi
 	mkfifo "$W/in2"
 	exec 4<>"$W/in2"
 	# Other lcore ids than the primary's (per-lcore mempool caches are shared).
 	LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-	timeout -k 5 $((DEADLINE_S + 30)) stdbuf -oL -eL "$TESTPMD" --lcores '2@0,3@1' \
-		--proc-type=secondary "${EAL_SHARED[@]}" -d librte_net_mana.so \
+	timeout -k 5 $((DEADLINE_S + 30)) stdbuf -oL -eL "$tp" --lcores '2@0,3@1' \
+		--proc-type=secondary "${EAL_SHARED[@]}" "${plugin[@]}" \
 		--log-level='pmd.net.mana.*:info' \
 		-- -i --port-topology=loop --nb-cores=1 --forward-mode=io --no-flush-rx "$@" \
 		<"$W/in2" >"$so" 2>&1 &
@@ -339,9 +368,24 @@ primary_do() {
 }
 
 # in_use <output file>: mbufs of mb_pool_0 in use, by dpdk-proc-info --show-mempool.
+# A mempool names its driver by an index into each process's table, filled as
+# libraries load: testpmd links librte_mempool_dpaa, proc-info does not, so
+# proc-info would read the index of testpmd's ring_mp_mc as ring_sp_sc (the
+# same count, by luck). Loading that library first makes the tables equal
+# (check_pool_ops).
+MEMPOOL_PRELOAD=librte_mempool_dpaa.so.23
 in_use() {
-	secondary "$1" "$PROC_INFO" -- --show-mempool=mb_pool_0 || return
+	LD_PRELOAD=$(ldconfig -p | grep -q "$MEMPOOL_PRELOAD" && echo "$MEMPOOL_PRELOAD") \
+		secondary "$1" "$PROC_INFO" -- --show-mempool=mb_pool_0 || return
 	sed -n 's/.*Count: avail ([0-9]*), in use (\([0-9]*\)).*/\1/p' "$1" | head -1
+}
+
+# check_pool_ops <in_use output file>: proc-info named mb_pool_0's driver as
+# testpmd chose it (the two processes' tables of mempool drivers agree).
+check_pool_ops() {
+	check_str "mb_pool_0's mempool driver, read by proc-info" \
+		"$(sed -n 's/.*ops_index [0-9]* ops_name \([a-z_0-9]*\).*/\1/p' "$1" | head -1)" \
+		"$(sed -n 's/.*preferred mempool ops selected: \([a-z_0-9]*\).*/\1/p' "$OUT" | head -1)"
 }
 
 # Primary and secondary testpmd forwarding on separate queues (4 queues,
@@ -401,6 +445,7 @@ run_secondary_stop_start() {
 	primary_do "port stop 0" || return
 	base=$(in_use "$W/pi_base")
 	check "mbufs in use, port stopped (baseline)" "$base" -ge 0
+	check_pool_ops "$W/pi_base"
 	primary_do "port start 0" || return
 	spawn_secondary "$so" --rxq=2 --txq=2 --num-procs=2 --proc-id=1
 	echo "start" >&4
@@ -469,6 +514,107 @@ run_secondary_kill() {
 	quit_primary
 }
 
+# The primary's device is reset RESETS times while the secondary forwards
+# queue 1 (dpdk-testpmd-mana for both, `mana model reset`): each reset gives
+# the recovering and recovered events, the context is made again (a new
+# ctx_gen: the secondary maps the new doorbell pages) and the secondary's
+# queue forwards again, its frames reaching the device; no doorbell rejected,
+# no queue error, and every mbuf back in the pool at the end.
+run_secondary_recovery() {
+	local so=$W/secondary_out i base end resets=${MP_RESETS:-5} rx tx dtx down
+
+	start_primary "wire=gen:flows=16:len=128:rate=20000" \
+		--forward-mode=io --rxq=2 --txq=2 --num-procs=2 --proc-id=0
+	primary_do "port stop 0" || return
+	base=$(in_use "$W/pi_base")
+	check "mbufs in use, port stopped (baseline)" "$base" -ge 0
+	check_pool_ops "$W/pi_base"
+	primary_do "port start 0" || return
+	spawn_secondary "$so" --rxq=2 --txq=2 --num-procs=2 --proc-id=1
+	echo "start" >&4
+	wait_xstat tx_q1_packets -gt 1000 || return
+	for ((i = 1; i <= resets; i++)); do
+		down=$(( i % 2 ? 200 : 0 ))
+		primary_do "mana model reset 0 $down" || return
+		wait_xstat recovery_successes -ge "$i" || return
+		# Counted from the recovery on (the queue forwarded until the reset):
+		# the secondary's queue on the new context, both directions.
+		rx=$(xstat_of "$W/primary_poll" rx_q1_packets)
+		tx=$(xstat_of "$W/primary_poll" tx_q1_packets)
+		wait_xstat rx_q1_packets -gt $((rx + 1000)) || return
+		wait_xstat tx_q1_packets -gt $((tx + 1000)) || return
+		echo "ok: reset $i (down $down ms): secondary's queue 1 forwards again" \
+			"(rx_q1 $rx -> $(xstat_of "$W/primary_poll" rx_q1_packets))"
+	done
+	check "recovering events" "$(count_text "Port 0: error recovering event")" -eq "$resets"
+	check "recovered events" "$(count_text "Port 0: error recovery successful event")" \
+		-eq "$resets"
+	check "secondary alive after the resets" "$(kill -0 "$TP2" 2>/dev/null && echo 1)" -eq 1
+	xstat_grows tx_q1_packets "secondary transmits after the last recovery" || return
+	dtx=$(xstat_of "$W/primary_after" dev_tx_frames)
+	sleep 1
+	snapshot dev
+	check "device tx_frames grow after the last recovery" \
+		"$(xstat_of "$W/primary_dev" dev_tx_frames)" -gt "$dtx"
+	check "recovery_successes" "$(xstat_of "$W/primary_dev" recovery_successes)" -eq "$resets"
+	check "recovery_failures" "$(xstat_of "$W/primary_dev" recovery_failures)" -eq 0
+	check "dev_db_rejected" "$(xstat_of "$W/primary_dev" dev_db_rejected)" -eq 0
+	check "dev_queue_errors" "$(xstat_of "$W/primary_dev" dev_queue_errors)" -eq 0
+	echo "stop" >&4
+	sleep 1
+	primary_do "port stop 0" || return
+	end=$(in_use "$W/pi_end")
+	check "mbufs in use after the resets = baseline" "$end" -eq "$base"
+	check_log "$OUT" "error recovery failed|still inside its burst" \
+		"failed recovery or gate takeover in the primary"
+	check_log "$so" "cannot be mapped again" "failed remap in the secondary"
+	quit_secondary "$so"
+	testpmd_quit
+	# The resets' own NOTICE lines name the fatal event: not errors here.
+	grep -a -v "device reset (fatal event): recovering" "$OUT" >"$W/out_errors"
+	check_no_driver_errors "$W/out_errors" "the primary's log"
+}
+
+# A secondary (mp_own_pool) sends N frames from a pool it created itself on
+# TX queue 1 of an idle primary (wire=loop): the driver registers the pool
+# through the primary (IPC CREATE_MR); every frame reaches the device and
+# comes back on RX queue 0, the own pool's mbufs all return, the primary's
+# counters agree, and the primary still forwards afterwards.
+run_secondary_own_pool() {
+	local po=$W/own_pool_out n=${MP_OWN_FRAMES:-2000} ops rc
+
+	if [ ! -x "${MP_OWN_POOL:-}" ]; then
+		fail "mp_own_pool not built (MP_OWN_POOL='${MP_OWN_POOL:-}')"
+		return
+	fi
+	start_primary "wire=loop" --forward-mode=io --rxq=1 --txq=2
+	ops=$(sed -n 's/.*preferred mempool ops selected: \([a-z_0-9]*\).*/\1/p' "$OUT" | head -1)
+	snapshot before
+	# The same table of mempool drivers as testpmd's (see in_use).
+	LD_PRELOAD=$(ldconfig -p | grep -q "$MEMPOOL_PRELOAD" && echo "$MEMPOOL_PRELOAD") \
+		secondary "$po" "$MP_OWN_POOL" --lcores 2@0 --proc-type=secondary -- \
+		--txq 1 --rxq 0 --frames "$n" --seconds 20 --pool-ops "$ops"
+	rc=$?
+	sed 's/^/  mp_own_pool: /' "$po"
+	check "mp_own_pool exit status" "$rc" -eq 0
+	check "mp_own_pool verdict" "$(grep -c '^mp_own_pool: PASS' "$po")" -eq 1
+	check_no_driver_errors "$po" "mp_own_pool's log"
+	check_log "$po" "could not register mempool" "refused registration in mp_own_pool's log"
+	snapshot after
+	check "primary tx_q1_packets" "$(xstat_of "$W/primary_after" tx_q1_packets)" -eq "$n"
+	check "primary tx_q1_mr_fail" "$(xstat_of "$W/primary_after" tx_q1_mr_fail)" -eq 0
+	check "primary dev_tx_frames" "$(xstat_of "$W/primary_after" dev_tx_frames)" -eq \
+		$(($(xstat_of "$W/primary_before" dev_tx_frames) + n))
+	check "primary rx_q0_packets" "$(xstat_of "$W/primary_after" rx_q0_packets)" -eq "$n"
+	check "dev_db_rejected" "$(xstat_of "$W/primary_after" dev_db_rejected)" -eq 0
+	check "dev_queue_errors" "$(xstat_of "$W/primary_after" dev_queue_errors)" -eq 0
+	# The primary forwards on its own after the secondary's exit.
+	cmd "start tx_first"
+	xstat_grows tx_q0_packets "primary forwards after mp_own_pool" || return
+	stop_fwd || return
+	quit_primary
+}
+
 setup_hugepages
 case "$SCENARIO" in
 proc_info)
@@ -482,6 +628,12 @@ secondary_stop_start)
 	;;
 secondary_kill)
 	run_secondary_kill
+	;;
+secondary_recovery)
+	run_secondary_recovery
+	;;
+secondary_own_pool)
+	run_secondary_own_pool
 	;;
 *)
 	echo "unknown scenario $SCENARIO"
