@@ -580,6 +580,17 @@ pdump_round() {
 	echo "$tag: port counted $D_RX RX, $D_TX TX; captured $N_RX RX, $N_TX TX records"
 }
 
+# check_frames <RX|TX> <pdump_frames.py check's status> <its output>
+check_frames() {
+	if [ "$2" -eq 0 ]; then
+		echo "ok: $1 capture: record i is frame i sent" \
+			"($PD_LEN bytes, $PD_PEER_MAC to $PD_PORT_MAC)"
+	else
+		fail "$1 capture: the records are not the frames sent:"
+		grep -a "^FAIL" "$3"
+	fi
+}
+
 # Debian's dpdk-pdump on the port, the frames coming from a TAP wire in a
 # network namespace of the test's own (IPv6 off, no address: the kernel sends
 # nothing by itself), so that the only traffic of a capture window is the
@@ -611,14 +622,8 @@ run_pdump() {
 	check "port TX during the capture = frames sent" "$D_TX" -eq "$k"
 	check "RX records = the port's RX" "$N_RX" -eq "$D_RX"
 	check "TX records = the port's TX" "$N_TX" -eq "$D_TX"
-	for dir in rx tx; do
-		if [ "$([ "$dir" = rx ] && echo "$C_RX" || echo "$C_TX")" -eq 0 ]; then
-			echo "ok: $dir.pcap: record i is frame i ($PD_LEN bytes, $PD_PORT_MAC <- $PD_PEER_MAC)"
-		else
-			fail "$dir.pcap: records not the frames sent:"
-			grep -a FAIL "$W/check_preload_$dir"
-		fi
-	done
+	check_frames RX "$C_RX" "$W/check_preload_rx"
+	check_frames TX "$C_TX" "$W/check_preload_tx"
 
 	# Without it, for the log: Debian 12's pdump captures nothing (NIC guide).
 	# Fewer frames: the primary logs each failed copy, the TAP drops what it
