@@ -580,14 +580,14 @@ pdump_round() {
 	echo "$tag: port counted $D_RX RX, $D_TX TX; captured $N_RX RX, $N_TX TX records"
 }
 
-# check_frames <RX|TX> <pdump_frames.py check's status> <its output>
+# check_frames <RX|TX> <records> <pdump_frames.py check's status> <its output>
 check_frames() {
-	if [ "$2" -eq 0 ]; then
-		echo "ok: $1 capture: record i is frame i sent" \
+	if [ "$3" -eq 0 ]; then
+		echo "ok: $1 capture: record i is frame i sent, all $2 records" \
 			"($PD_LEN bytes, $PD_PEER_MAC to $PD_PORT_MAC)"
 	else
 		fail "$1 capture: the records are not the frames sent:"
-		grep -a "^FAIL" "$3"
+		grep -a "^FAIL" "$4"
 	fi
 }
 
@@ -622,8 +622,8 @@ run_pdump() {
 	check "port TX during the capture = frames sent" "$D_TX" -eq "$k"
 	check "RX records = the port's RX" "$N_RX" -eq "$D_RX"
 	check "TX records = the port's TX" "$N_TX" -eq "$D_TX"
-	check_frames RX "$C_RX" "$W/check_preload_rx"
-	check_frames TX "$C_TX" "$W/check_preload_tx"
+	check_frames RX "$N_RX" "$C_RX" "$W/check_preload_rx"
+	check_frames TX "$N_TX" "$C_TX" "$W/check_preload_tx"
 
 	# Without it, for the log: Debian 12's pdump captures nothing (NIC guide).
 	# Fewer frames: the primary logs each failed copy, the TAP drops what it
