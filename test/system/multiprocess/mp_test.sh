@@ -544,9 +544,10 @@ pdump_stop() {
 
 # pdump_round <tag> <frames> [<library to preload>]: one capture window:
 # port counters, pdump attached, that many frames sent into the TAP, their
-# forwarding awaited (10 s at most), counters, pdump detached. Sets D_RX and
-# D_TX (the counters' deltas) and N_RX and N_TX (records captured), and
-# C_RX and C_TX (pdump_frames.py's status for each capture).
+# forwarding awaited (10 s at most), counters, pdump detached. Sets N_BACK
+# (frames back in the TAP), D_RX and D_TX (the counters' deltas), N_RX and
+# N_TX (records captured), C_RX and C_TX (pdump_frames.py's status for each
+# capture).
 pdump_round() {
 	local tag=$1 k=$2 rx0 tx0 rx1 tx1 i
 
@@ -556,7 +557,8 @@ pdump_round() {
 	tx0=$(nic_of TX-packets "$W/primary_${tag}_before")
 	pdump_start "$tag" "$@" || return 1
 	ip netns exec "$PD_NS" python3 "$PD_SCRIPT" send "$PD_TAP" "$k" \
-		"$PD_PORT_MAC" "$PD_PEER_MAC" "$PD_LEN" || fail "sending into $PD_TAP"
+		"$PD_PORT_MAC" "$PD_PEER_MAC" "$PD_LEN" >"$W/send_$tag" || fail "sending into $PD_TAP"
+	N_BACK=$(sed -n 's/^returned: //p' "$W/send_$tag")
 	for ((i = 0; i < 20; i++)); do
 		snapshot "${tag}_after"
 		rx1=$(nic_of RX-packets "$W/primary_${tag}_after")
@@ -571,13 +573,16 @@ pdump_round() {
 	pdump_stop "$tag"
 	D_RX=$((rx1 - rx0))
 	D_TX=$((tx1 - tx0))
-	N_RX=$(python3 "$PD_SCRIPT" check "$W/${tag}_rx.pcap" "$PD_PORT_MAC" "$PD_PEER_MAC" \
-		"$PD_LEN" | tee "$W/check_${tag}_rx" | sed -n 's/^records: //p')
-	C_RX=${PIPESTATUS[0]}
-	N_TX=$(python3 "$PD_SCRIPT" check "$W/${tag}_tx.pcap" "$PD_PORT_MAC" "$PD_PEER_MAC" \
-		"$PD_LEN" | tee "$W/check_${tag}_tx" | sed -n 's/^records: //p')
-	C_TX=${PIPESTATUS[0]}
-	echo "$tag: port counted $D_RX RX, $D_TX TX; captured $N_RX RX, $N_TX TX records"
+	python3 "$PD_SCRIPT" check "$W/${tag}_rx.pcap" "$PD_PORT_MAC" "$PD_PEER_MAC" "$PD_LEN" \
+		>"$W/check_${tag}_rx"
+	C_RX=$?
+	python3 "$PD_SCRIPT" check "$W/${tag}_tx.pcap" "$PD_PORT_MAC" "$PD_PEER_MAC" "$PD_LEN" \
+		>"$W/check_${tag}_tx"
+	C_TX=$?
+	N_RX=$(sed -n 's/^records: //p' "$W/check_${tag}_rx")
+	N_TX=$(sed -n 's/^records: //p' "$W/check_${tag}_tx")
+	echo "$tag: $k frames sent, $N_BACK came back; port counted $D_RX RX, $D_TX TX;" \
+		"captured $N_RX RX, $N_TX TX records"
 }
 
 # check_frames <RX|TX> <records> <pdump_frames.py check's status> <its output>
@@ -597,7 +602,7 @@ check_frames() {
 # PD_FRAMES frames the test sends; io forwarding sends each back out. One
 # RX and one TX queue keep the order, so record i must be frame i.
 run_pdump() {
-	local k=$PD_FRAMES dir
+	local k=$PD_FRAMES
 
 	PD_TAP=nmpd$$
 	PD_NS=nm_pdump_$$
@@ -618,6 +623,7 @@ run_pdump() {
 	# The NIC guide's workaround: the mempool driver tables of both processes equal.
 	pdump_round preload "$k" librte_mempool_dpaa.so.23 || return
 	check "dpdk-pdump exit status" "$PD_RC" -eq 0
+	check "frames back in the TAP = frames sent" "$N_BACK" -eq "$k"
 	check "port RX during the capture = frames sent" "$D_RX" -eq "$k"
 	check "port TX during the capture = frames sent" "$D_TX" -eq "$k"
 	check "RX records = the port's RX" "$N_RX" -eq "$D_RX"

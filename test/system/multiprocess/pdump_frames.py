@@ -7,8 +7,10 @@
         writes <count> Ethernet frames of <length> bytes to the interface
         (AF_PACKET, root): EtherType 0x88B5 (local experimental), payload
         "NMPD", the frame's number (32-bit big-endian, from 0), then bytes
-        (number + k) mod 256. Sent in bursts of 32 with a pause between
-        them, so that a TAP's queue (500 frames) never overflows.
+        (number + k) mod 256. At most 32 frames are out at a time: the next
+        goes when one has come back (the port forwards them back out; a
+        TAP's queue, 500 frames, never overflows). Prints "sent: N" and
+        "returned: M"; it stops sending when nothing came back for 2 s.
     pdump_frames.py check <capture.pcap> <dst MAC> <src MAC> <length>
         prints "records: N" (the capture's complete records; 0 for a file
         that holds only the header) and checks each record in order: link
@@ -24,11 +26,11 @@ Exit status: 0 when every record matched (also for 0 records), 1 otherwise.
 import socket
 import struct
 import sys
-import time
 
 ETHERTYPE = 0x88B5
 MAGIC = b"NMPD"
-BURST = 32
+WINDOW = 32
+RETURN_TIMEOUT_S = 2.0
 PCAP_MAGICS = {0xA1B2C3D4, 0xA1B23C4D}
 LINKTYPE_ETHERNET = 1
 
@@ -44,14 +46,23 @@ def frame(number, dst, src, length):
 
 
 def send(ifname, count, dst, src, length):
-    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-    sock.bind((ifname, 0))
-    for i in range(count):
-        sock.send(frame(i, dst, src, length))
-        if i % BURST == BURST - 1:
-            time.sleep(0.002)
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETHERTYPE))
+    sock.bind((ifname, ETHERTYPE))
+    sock.settimeout(RETURN_TIMEOUT_S)
+    sent = back = 0
+    while back < count:
+        while sent < count and sent - back < WINDOW:
+            sock.send(frame(sent, dst, src, length))
+            sent += 1
+        try:
+            data, addr = sock.recvfrom(65536)
+        except socket.timeout:
+            break
+        if addr[2] != socket.PACKET_OUTGOING and data[14:18] == MAGIC:
+            back += 1
     sock.close()
-    print(f"sent: {count}")
+    print(f"sent: {sent}")
+    print(f"returned: {back}")
     return 0
 
 
