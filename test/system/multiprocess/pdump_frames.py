@@ -7,9 +7,10 @@
         writes <count> Ethernet frames of <length> bytes to the interface
         (AF_PACKET, root): EtherType 0x88B5 (local experimental), payload
         "NMPD", the frame's number (32-bit big-endian, from 0), then bytes
-        (number + k) mod 256. At most 32 frames are out at a time: the next
-        goes when one has come back (the port forwards them back out; a
-        TAP's queue, 500 frames, never overflows). Prints "sent: N" and
+        (number + k) mod 256. At most 128 frames are out at a time: the next
+        goes when one has come back (the port forwards them back out), so
+        neither the TAP's queue (500 frames) nor the port's RX ring (256
+        descriptors by default) can overflow. Prints "sent: N" and
         "returned: M"; it stops sending when nothing came back for 2 s.
     pdump_frames.py check <capture.pcap> <dst MAC> <src MAC> <length>
         prints "records: N" (the capture's complete records; 0 for a file
@@ -29,7 +30,7 @@ import sys
 
 ETHERTYPE = 0x88B5
 MAGIC = b"NMPD"
-WINDOW = 32
+WINDOW = 128
 RETURN_TIMEOUT_S = 2.0
 PCAP_MAGICS = {0xA1B2C3D4, 0xA1B23C4D}
 LINKTYPE_ETHERNET = 1
