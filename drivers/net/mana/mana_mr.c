@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
@@ -378,9 +379,65 @@ mr_owner_pool(const struct rte_mbuf *m)
 }
 
 /*
+ * Pools whose registration failed lately, per process: asked again after
+ * MR_RETRY_MS rather than on every miss (each miss of a refused pool would
+ * otherwise cost a verbs call, or in a secondary an IPC round trip).
+ */
+#define MR_REFUSED_MAX	8
+#define MR_RETRY_MS	1000
+
+static struct {
+	const struct mana_priv *priv;
+	const struct rte_mempool *mp;
+	uint64_t until;			/* timer cycles */
+} mr_refused[MR_REFUSED_MAX];
+static rte_spinlock_t mr_refused_lock = RTE_SPINLOCK_INITIALIZER;
+
+/* -EAGAIN if (priv, mp) was refused less than MR_RETRY_MS ago. */
+static int
+mr_refused_check(const struct mana_priv *priv, const struct rte_mempool *mp)
+{
+	uint64_t now = rte_get_timer_cycles();
+	int ret = 0;
+	unsigned int i;
+
+	rte_spinlock_lock(&mr_refused_lock);
+	for (i = 0; i < MR_REFUSED_MAX; i++)
+		if (mr_refused[i].priv == priv && mr_refused[i].mp == mp &&
+		    now < mr_refused[i].until)
+			ret = -EAGAIN;
+	rte_spinlock_unlock(&mr_refused_lock);
+	return ret;
+}
+
+static void
+mr_refused_note(const struct mana_priv *priv, const struct rte_mempool *mp)
+{
+	uint64_t now = rte_get_timer_cycles(), oldest = UINT64_MAX;
+	unsigned int i, slot = 0;
+
+	rte_spinlock_lock(&mr_refused_lock);
+	for (i = 0; i < MR_REFUSED_MAX; i++) {
+		if (mr_refused[i].priv == priv && mr_refused[i].mp == mp) {
+			slot = i;
+			break;
+		}
+		if (mr_refused[i].until < oldest) {
+			oldest = mr_refused[i].until;
+			slot = i;
+		}
+	}
+	mr_refused[slot].priv = priv;
+	mr_refused[slot].mp = mp;
+	mr_refused[slot].until = now + rte_get_timer_hz() * MR_RETRY_MS / 1000;
+	rte_spinlock_unlock(&mr_refused_lock);
+}
+
+/*
  * The pool of a missed lookup, registered: here in the primary; a secondary
  * asks the primary (no verbs in a secondary), which takes up to the IPC
- * timeout once per unknown pool. A refusal is logged once per process.
+ * timeout once per unknown pool. A refusal is logged once per process, and
+ * the pool asked for again at most once per MR_RETRY_MS.
  */
 static int
 mr_register_pool(struct mana_priv *priv, struct rte_mempool *mp)
@@ -388,13 +445,22 @@ mr_register_pool(struct mana_priv *priv, struct rte_mempool *mp)
 	static bool logged;
 	int ret;
 
+	ret = mr_refused_check(priv, mp);
+	if (ret != 0)
+		return ret;
 	if (rte_eal_process_type() == RTE_PROC_PRIMARY)
-		return mana_mr_register_mempool(priv, mp);
-	ret = mana_mp_req_mr(priv, mp);
-	if (ret != 0 && !__atomic_exchange_n(&logged, true, __ATOMIC_RELAXED))
+		ret = mana_mr_register_mempool(priv, mp);
+	else
+		ret = mana_mp_req_mr(priv, mp);
+	if (ret == 0)
+		return 0;
+	mr_refused_note(priv, mp);
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY &&
+	    !__atomic_exchange_n(&logged, true, __ATOMIC_RELAXED))
 		PMD_DRV_LOG(ERR, "port %u: the primary could not register mempool %s for this "
 			    "secondary (%s): its mbufs are not received into or sent (logged "
-			    "once)", priv->port_id, mp->name, strerror(-ret));
+			    "once; asked again every %u ms)", priv->port_id, mp->name,
+			    strerror(-ret), MR_RETRY_MS);
 	return ret;
 }
 
