@@ -442,7 +442,7 @@ void mana_mp_proc_detach(struct rte_eth_dev *dev);
 void mana_mp_proc_fp_ops(struct rte_eth_dev *dev);
 
 /* mana_ethdev.c, for mana_recovery.c: the control path under ctl_lock */
-/* keep_states: start the queues as dev->data's states say (recovery), else all but the deferred ones. */
+/* keep_states: start the queues dev->data says are started (recovery), else all but deferred ones. */
 int mana_dev_start_locked(struct rte_eth_dev *dev, bool keep_states);
 int mana_dev_stop_locked(struct rte_eth_dev *dev);
 int mana_port_open(struct mana_priv *priv, struct ibv_device *ibdev);

@@ -212,7 +212,7 @@ mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr)
 	rxq_layout_set(rxq, k, mtu, priv->dev_data->dev_conf.rxmode.offloads);
 	rxq_scattered_update(priv->dev_data);
 	wq_attr.max_sge = k;
-	/* A rebuild of the RX side (mana_rx_rebuild) keeps the channel: its fd is the queue's efd. */
+	/* mana_rx_rebuild keeps the channel: its fd is the queue's efd. */
 	if (intr && rxq->channel == NULL) {
 		rxq->channel = mana_vs_create_comp_channel(priv->ctx);
 		if (rxq->channel == NULL)
