@@ -134,6 +134,7 @@ struct mana_rxq_stats {
 	uint64_t unknown_cqes;
 	uint64_t cq_overflow;
 	uint64_t mr_fail;
+	uint64_t discarded;	/* received by the device, thrown away by a queue stop */
 };
 
 /*
@@ -216,7 +217,7 @@ struct mana_rxq {
 	struct mana_priv *priv;
 	struct mana_rx_pending pend;
 	struct mana_mr_cache mr_cache;
-	struct mana_rxq_stats stats;	/* written by the burst only, never reset */
+	struct mana_rxq_stats stats;	/* by the burst (and a stop, gate closed); never reset */
 	/*
 	 * Scattered RX (hardware.md §3.6): sge_k mbufs per WQE, at
 	 * sw_ring[(WQE & desc_mask) * sge_k + j]; a NULL slot waits for a fresh

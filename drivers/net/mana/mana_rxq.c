@@ -343,6 +343,9 @@ rxq_destroy(struct mana_rxq *rxq, bool keep_channel)
 {
 	int ret;
 
+	/* Frames already completed and not yet received go with the ring: counted. */
+	if (rxq->cq_ring != NULL)
+		rxq->stats.discarded += mana_rxq_ready(rxq);
 	if (rxq->wq != NULL) {
 		ret = mana_vs_destroy_wq(rxq->wq);
 		if (ret != 0)

@@ -42,7 +42,7 @@ struct mana_xstat_def {
 static const struct mana_xstat_def rxq_stats[] = {
 	RXQ_STAT(packets), RXQ_STAT(bytes), RXQ_STAT(errors), RXQ_STAT(nombuf),
 	RXQ_STAT(truncated), RXQ_STAT(coalesced_cqes), RXQ_STAT(unknown_cqes),
-	RXQ_STAT(cq_overflow), RXQ_STAT(mr_fail),
+	RXQ_STAT(cq_overflow), RXQ_STAT(mr_fail), RXQ_STAT(discarded),
 };
 
 static const struct mana_xstat_def txq_stats[] = {
