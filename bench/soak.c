@@ -389,7 +389,7 @@ rss_verify_started(void)
 	if (!ri.active)
 		soak_fail("started port has no RSS QP");
 	if (cfg.key_set && memcmp(ri.key, cfg.key, sizeof(cfg.key)) != 0)
-		soak_fail("device RSS key is not the one set before start");
+		soak_fail("device RSS key is not the one set");
 	for (i = 0; cfg.reta_set && i < RTE_PMD_MANA_RETA_SIZE; i++)
 		if (ri.reta[i] != cfg.reta[i])
 			soak_fail("device RETA entry %u is queue %u, set %u", i, ri.reta[i],
@@ -412,23 +412,20 @@ port_start(void)
 }
 
 /*
- * A quiescent point, then stop: link down, the lcore drains until the device
- * counters balance and pauses; the control thread polls what completions are
- * left (no packet may come) and stops the port, which reaps the TX
- * completions. Then the driver's counters are checked. The lcore stays
- * paused.
+ * A quiescent point: link down, the lcore drains until the device counters
+ * balance and pauses; the control thread polls what completions are left (no
+ * packet may come). The lcore stays paused.
  */
 static void
-port_stop(void)
+quiesce(void)
 {
 	struct mana_model_port_stats d;
-	uint64_t end, r[C_N], v[C_N];
 	struct rte_mbuf *b[SOAK_BURST];
 	const char *why;
 	char buf[320];
-	unsigned int i, round;
+	unsigned int round;
+	uint64_t end;
 	uint16_t q, n;
-	int ret;
 
 	link_set(false);
 	end = comp_now_ms() + SOAK_WAIT_MS;
@@ -451,6 +448,23 @@ port_stop(void)
 		}
 		usleep(1000);
 	}
+}
+
+/*
+ * A quiescent point, then stop, which reaps the TX completions. Then the
+ * driver's counters are checked. The lcore stays paused.
+ */
+static void
+port_stop(void)
+{
+	struct mana_model_port_stats d;
+	uint64_t r[C_N], v[C_N];
+	const char *why;
+	char buf[320];
+	unsigned int i;
+	int ret;
+
+	quiesce();
 	ret = rte_eth_dev_stop(fwd.port);
 	if (ret != 0)
 		soak_fail("rte_eth_dev_stop: %s", rte_strerror(-ret));
@@ -472,6 +486,15 @@ port_stop(void)
 			  v[0], v[1], v[2], v[3], r[0], r[1], r[2], r[3]);
 	}
 	pin(r, v);
+}
+
+/* After a change on the started port at a quiescent point: check it, forward again. */
+static void
+live_resume(void)
+{
+	rss_verify_started();
+	link_set(true);
+	fwd_resume();
 }
 
 static void
@@ -582,6 +605,7 @@ op_rss_key(void)
 	uint8_t key[RTE_PMD_MANA_RSS_KEY_LEN], got[RTE_PMD_MANA_RSS_KEY_LEN];
 	struct rte_eth_dev_info info;
 	unsigned int i;
+	bool live;
 	int ret;
 
 	for (i = 0; i < sizeof(key); i++)
@@ -593,18 +617,20 @@ op_rss_key(void)
 	rc.rss_key = key;
 	rc.rss_key_len = sizeof(key);
 	rc.rss_hf = info.flow_type_rss_offloads & (RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP);
-	/* A started port refuses (-EBUSY, the RSS QP stays): half the time try that. */
-	if (rnd_below(2) == 0) {
-		ret = rte_eth_dev_rss_hash_update(fwd.port, &rc);
-		if (ret != -EBUSY)
-			soak_fail("RSS key update on a started port: %d, expected -EBUSY", ret);
-		tot.refused[OP_RSS_KEY]++;
-		return;
-	}
-	port_stop();
+	/*
+	 * Half the time on the started port (its RX side is built again; at a
+	 * quiescent point, since the frames its rings hold are discarded), else
+	 * on the stopped port.
+	 */
+	live = rnd_below(2) == 0;
+	if (live)
+		quiesce();
+	else
+		port_stop();
 	ret = rte_eth_dev_rss_hash_update(fwd.port, &rc);
 	if (ret != 0)
-		soak_fail("RSS key update on a stopped port: %s", rte_strerror(-ret));
+		soak_fail("RSS key update on a %s port: %s", live ? "started" : "stopped",
+			  rte_strerror(-ret));
 	memset(&rc, 0, sizeof(rc));
 	rc.rss_key = got;
 	rc.rss_key_len = sizeof(got);
@@ -613,7 +639,10 @@ op_rss_key(void)
 		soak_fail("RSS key read back (%d) is not the one set", ret);
 	memcpy(cfg.key, key, sizeof(key));
 	cfg.key_set = true;
-	port_start();
+	if (live)
+		live_resume();
+	else
+		port_start();
 }
 
 static void
@@ -621,6 +650,7 @@ op_reta(void)
 {
 	struct rte_eth_rss_reta_entry64 conf[RTE_PMD_MANA_RETA_SIZE / RTE_ETH_RETA_GROUP_SIZE];
 	uint16_t perm[SOAK_MAX_Q], i, j, t;
+	bool live;
 	int ret;
 
 	for (i = 0; i < cfg.nb_rxq; i++)
@@ -637,22 +667,23 @@ op_reta(void)
 		conf[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE] =
 			perm[i % cfg.nb_rxq];
 	}
-	if (rnd_below(2) == 0) {
-		ret = rte_eth_dev_rss_reta_update(fwd.port, conf, RTE_PMD_MANA_RETA_SIZE);
-		if (ret != -EBUSY)
-			soak_fail("RETA update on a started port: %d, expected -EBUSY", ret);
-		tot.refused[OP_RETA]++;
-		return;
-	}
-	port_stop();
+	/* As op_rss_key: half the time on the started port, at a quiescent point. */
+	live = rnd_below(2) == 0;
+	if (live)
+		quiesce();
+	else
+		port_stop();
 	ret = rte_eth_dev_rss_reta_update(fwd.port, conf, RTE_PMD_MANA_RETA_SIZE);
 	if (ret != 0)
-		soak_fail("RETA update (period %u) on a stopped port: %s", cfg.nb_rxq,
-			  rte_strerror(-ret));
+		soak_fail("RETA update (period %u) on a %s port: %s", cfg.nb_rxq,
+			  live ? "started" : "stopped", rte_strerror(-ret));
 	for (i = 0; i < RTE_PMD_MANA_RETA_SIZE; i++)
 		cfg.reta[i] = perm[i % cfg.nb_rxq];
 	cfg.reta_set = true;
-	port_start();
+	if (live)
+		live_resume();
+	else
+		port_start();
 }
 
 static void

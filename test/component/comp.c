@@ -191,7 +191,7 @@ comp_port_start(uint16_t pid, const struct comp_port_cfg *c, struct rte_mempool 
 		return ret;
 	for (q = 0; q < c->nb_rxq; q++) {
 		memset(&rxc, 0, sizeof(rxc));
-		rxc.rx_deferred_start = (c->rx_deferred >> q) & 1;
+		rxc.rx_deferred_start = q < 32 && ((c->rx_deferred >> q) & 1);
 		ret = rte_eth_rx_queue_setup(pid, q, nb, SOCKET_ID_ANY,
 					     rxc.rx_deferred_start ? &rxc : NULL, mp);
 		if (ret != 0)
@@ -199,7 +199,7 @@ comp_port_start(uint16_t pid, const struct comp_port_cfg *c, struct rte_mempool 
 	}
 	for (q = 0; q < c->nb_txq; q++) {
 		memset(&txc, 0, sizeof(txc));
-		txc.tx_deferred_start = (c->tx_deferred >> q) & 1;
+		txc.tx_deferred_start = q < 32 && ((c->tx_deferred >> q) & 1);
 		ret = rte_eth_tx_queue_setup(pid, q, nb, SOCKET_ID_ANY,
 					     txc.tx_deferred_start ? &txc : NULL);
 		if (ret != 0)
