@@ -348,6 +348,8 @@ spawn_secondary() {
 	fi
 	mkfifo "$W/in2"
 	exec 4<>"$W/in2"
+	# Emptied here, before the fork: the prompt wait must not see an earlier secondary's.
+	: >"$so"
 	# Other lcore ids than the primary's (per-lcore mempool caches are shared).
 	LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 	timeout -k 5 $((DEADLINE_S + 30)) stdbuf -oL -eL "$tp" --lcores '2@0,3@1' \
