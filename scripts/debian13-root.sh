@@ -186,6 +186,7 @@ copy=$root/root/net_mana
 mkdir -p "$copy"
 # Everything but the build directories and .deps of the previous run goes.
 find "$copy" -mindepth 1 -maxdepth 1 ! -name 'build' ! -name 'build-asan' ! -name 'build-fuzz' \
+	! -name 'build-nomodel' \
 	! -name '.deps' -exec rm -rf {} +
 rm -f "$copy/.deps/counts-debian13"
 (cd "$repo" && git ls-files -z -co --exclude-standard |

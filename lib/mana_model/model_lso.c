@@ -41,13 +41,13 @@ enum mm_lso_verr {
 };
 
 #define LSO_MAX_SEND		65536u	/* Linux GSO_MAX_SIZE */
-#define ETH_HLEN		14u
-#define VLAN_HLEN		4u
-#define ETH_P_8021Q		0x8100u
-#define ETH_P_IPV4		0x0800u
-#define ETH_P_IPV6		0x86DDu
-#define IPV4_HLEN		20u
-#define IPV6_HLEN		40u
+#define LSO_ETH_HLEN		14u
+#define LSO_VLAN_HLEN		4u
+#define LSO_ETH_P_8021Q		0x8100u
+#define LSO_ETH_P_IPV4		0x0800u
+#define LSO_ETH_P_IPV6		0x86DDu
+#define LSO_IPV4_HLEN		20u
+#define LSO_IPV6_HLEN		40u
 #define IPPROTO_TCP_NUM		6u
 #define TCP_HLEN_MIN		20u
 #define TCP_FIN			0x01u
@@ -98,7 +98,7 @@ wr32(uint8_t *p, uint32_t v)
 static uint32_t
 lso_parse_ipv6(const uint8_t *f, uint32_t n, struct mm_lso_hdr *h)
 {
-	uint32_t off = h->l3_off + IPV6_HLEN;
+	uint32_t off = h->l3_off + LSO_IPV6_HLEN;
 	uint32_t nh = f[h->l3_off + 6];
 
 	while (nh == 0 || nh == 43 || nh == 60) {
@@ -130,7 +130,7 @@ lso_parse_ipv4(const uint8_t *f, struct mm_lso_hdr *h)
 		h->hdr_verr = MM_VERR_LSO_FRAGMENT;
 	else if (ip[9] != IPPROTO_TCP_NUM)
 		h->hdr_verr = MM_VERR_LSO_NOT_TCP;
-	return h->hdr_verr != 0 ? 0 : h->l3_off + IPV4_HLEN;
+	return h->hdr_verr != 0 ? 0 : h->l3_off + LSO_IPV4_HLEN;
 }
 
 /*
@@ -144,27 +144,27 @@ lso_parse(const uint8_t *f, uint32_t n, struct mm_lso_hdr *h)
 	uint32_t et, doff;
 
 	memset(h, 0, sizeof(*h));
-	h->l3_off = ETH_HLEN;
-	if (n < ETH_HLEN) {
+	h->l3_off = LSO_ETH_HLEN;
+	if (n < LSO_ETH_HLEN) {
 		h->gdma_verr = MM_VERR_LSO_HDR_SHORT;
 		return;
 	}
 	et = rd16(f + 12);
-	if (et == ETH_P_8021Q) {
+	if (et == LSO_ETH_P_8021Q) {
 		h->tagged = true;
-		h->l3_off += VLAN_HLEN;
+		h->l3_off += LSO_VLAN_HLEN;
 		if (n < h->l3_off) {
 			h->gdma_verr = MM_VERR_LSO_HDR_SHORT;
 			return;
 		}
 		et = rd16(f + 16);
 	}
-	if (et != ETH_P_IPV4 && et != ETH_P_IPV6) {
+	if (et != LSO_ETH_P_IPV4 && et != LSO_ETH_P_IPV6) {
 		h->hdr_verr = MM_VERR_LSO_NOT_TCP;
 		return;
 	}
-	h->ipv4 = et == ETH_P_IPV4;
-	if (n < h->l3_off + (h->ipv4 ? IPV4_HLEN : IPV6_HLEN)) {
+	h->ipv4 = et == LSO_ETH_P_IPV4;
+	if (n < h->l3_off + (h->ipv4 ? LSO_IPV4_HLEN : LSO_IPV6_HLEN)) {
 		h->gdma_verr = MM_VERR_LSO_HDR_SHORT;
 		return;
 	}
@@ -248,8 +248,8 @@ lso_check(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w,
 	if (h->hlen + total > LSO_MAX_SEND)
 		return w->verr = MM_VERR_LSO_SIZE, CQE_TX_MTU_DROP;
 	/* The first segment is the longest. */
-	max = m->port[qp->port].mtu + ETH_HLEN + (h->tagged || inject ? VLAN_HLEN : 0);
-	seg = h->hlen + (total < mss ? (uint32_t)total : mss) + (inject ? VLAN_HLEN : 0);
+	max = m->port[qp->port].mtu + LSO_ETH_HLEN + (h->tagged || inject ? LSO_VLAN_HLEN : 0);
+	seg = h->hlen + (total < mss ? (uint32_t)total : mss) + (inject ? LSO_VLAN_HLEN : 0);
 	if (seg > max)
 		return w->verr = MM_VERR_LSO_MTU, CQE_TX_MTU_DROP;
 	if (inject && h->tagged)
@@ -275,9 +275,9 @@ lso_fixup(uint8_t *f, const struct mm_lso_hdr *h, uint32_t i, uint32_t mss, uint
 		wr16(ip + 2, ip_len);
 		wr16(ip + 4, rd16(ip + 4) + i);		/* mod 2^16 */
 		wr16(ip + 10, 0);
-		wr16(ip + 10, (uint16_t)~mm_csum_fold(mm_csum_partial(ip, IPV4_HLEN, 0)));
+		wr16(ip + 10, (uint16_t)~mm_csum_fold(mm_csum_partial(ip, LSO_IPV4_HLEN, 0)));
 	} else {
-		wr16(ip + 4, ip_len - IPV6_HLEN);	/* extension headers included */
+		wr16(ip + 4, ip_len - LSO_IPV6_HLEN);	/* extension headers included */
 	}
 	wr32(tcp + 4, rd32(tcp + 4) + i * mss);
 	if (!last)
@@ -300,8 +300,8 @@ lso_tag(uint8_t *f, const struct mm_tx_wqe *w)
 		       GDMA_GET(w->oob[2], MANA_TX_DEI) << 12 |
 		       GDMA_GET(w->oob[2], MANA_TX_VLAN_ID);
 
-	memmove(f, f + VLAN_HLEN, 12);
-	wr16(f + 12, ETH_P_8021Q);
+	memmove(f, f + LSO_VLAN_HLEN, 12);
+	wr16(f + 12, LSO_ETH_P_8021Q);
 	wr16(f + 14, tci);
 }
 
@@ -313,7 +313,7 @@ mm_lso_send(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w)
 	bool inject = w->oob_size == GDMA_OOB_SIZE_LARGE &&
 		      GDMA_GET(w->oob[2], MANA_TX_INJECT_VLAN) != 0;
 	/* The untagged segment is built after room for a tag (lso_tag). */
-	uint8_t *f = m->txbuf + VLAN_HLEN;
+	uint8_t *f = m->txbuf + LSO_VLAN_HLEN;
 	uint32_t payload = 0, left, i, k = 1, at = 0, type;
 	struct mm_lso_hdr h;
 	struct mm_port *p = &m->port[qp->port];
@@ -344,7 +344,7 @@ mm_lso_send(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w)
 		lso_fixup(f, &h, i, mss, len, left == 0);
 		if (inject)
 			lso_tag(m->txbuf, w);
-		mm_tx_emit(m, qp, inject ? m->txbuf : f, h.hlen + len + (inject ? VLAN_HLEN : 0));
+		mm_tx_emit(m, qp, inject ? m->txbuf : f, h.hlen + len + (inject ? LSO_VLAN_HLEN : 0));
 	}
 	p->st.tx_lso_wqes++;
 	p->st.tx_lso_segments += i;
