@@ -67,6 +67,26 @@ wait_event(unsigned int timeout_ms, uintptr_t *data)
 	return n;
 }
 
+/*
+ * A frame for queue q (armed by the caller): its waiter wakes with the queue's
+ * epoll data, the event is consumed and the one frame received.
+ */
+static void
+wake_and_take(int pid, struct mana_model *m, const struct rte_ether_addr *mac, uint16_t q,
+	      uint16_t salt)
+{
+	struct rte_mbuf *b[4];
+	uintptr_t data = 0;
+	uint32_t len = frame_for_queue(q, salt, mac);
+
+	REQUIRE_EQ(mana_model_inject_rx(m, 0, frame_buf, len), 0);
+	CHECK_EQ(wait_event(COMP_WAIT_MS, &data), 1);
+	CHECK_EQ(data, 0x100 + q);
+	CHECK_EQ(rte_eth_dev_rx_intr_disable(pid, q), 0);
+	CHECK_EQ(rte_eth_rx_burst(pid, q, b, RTE_DIM(b)), 1);
+	rte_pktmbuf_free(b[0]);
+}
+
 static void
 test_rx_intr(void)
 {
@@ -148,30 +168,12 @@ test_rx_intr(void)
 	REQUIRE_EQ(rte_eth_dev_rx_intr_enable(pid, 0), 0);
 	REQUIRE_EQ(rte_eth_dev_rx_queue_stop(pid, 1), 0);
 	CHECK_EQ(rte_eth_dev_rx_intr_ctl_q_get_fd(pid, 0), fd0);
-	len = frame_for_queue(0, 60, &mac);
-	REQUIRE_EQ(mana_model_inject_rx(m, 0, frame_buf, len), 0);
-	CHECK_EQ(wait_event(COMP_WAIT_MS, &data), 1);
-	CHECK_EQ(data, 0x100);
-	CHECK_EQ(rte_eth_dev_rx_intr_disable(pid, 0), 0);
-	CHECK_EQ(rte_eth_rx_burst(pid, 0, b, RTE_DIM(b)), 1);
-	rte_pktmbuf_free(b[0]);
+	wake_and_take(pid, m, &mac, 0, 60);
 	REQUIRE_EQ(rte_eth_dev_rx_intr_enable(pid, 0), 0);
 	REQUIRE_EQ(rte_eth_dev_rx_queue_start(pid, 1), 0);
 	REQUIRE_EQ(rte_eth_dev_rx_intr_enable(pid, 1), 0);
-	len = frame_for_queue(1, 61, &mac);
-	REQUIRE_EQ(mana_model_inject_rx(m, 0, frame_buf, len), 0);
-	CHECK_EQ(wait_event(COMP_WAIT_MS, &data), 1);
-	CHECK_EQ(data, 0x101);
-	CHECK_EQ(rte_eth_dev_rx_intr_disable(pid, 1), 0);
-	CHECK_EQ(rte_eth_rx_burst(pid, 1, b, RTE_DIM(b)), 1);
-	rte_pktmbuf_free(b[0]);
-	len = frame_for_queue(0, 62, &mac);
-	REQUIRE_EQ(mana_model_inject_rx(m, 0, frame_buf, len), 0);
-	CHECK_EQ(wait_event(COMP_WAIT_MS, &data), 1);
-	CHECK_EQ(data, 0x100);
-	CHECK_EQ(rte_eth_dev_rx_intr_disable(pid, 0), 0);
-	CHECK_EQ(rte_eth_rx_burst(pid, 0, b, RTE_DIM(b)), 1);
-	rte_pktmbuf_free(b[0]);
+	wake_and_take(pid, m, &mac, 1, 61);
+	wake_and_take(pid, m, &mac, 0, 62);
 
 	for (q = 0; q < NQ; q++)
 		CHECK_EQ(rte_eth_dev_rx_intr_ctl_q(pid, q, RTE_EPOLL_PER_THREAD,

@@ -353,13 +353,8 @@ mana_dev_start_locked(struct rte_eth_dev *dev, bool keep_states)
 	for (i = 0; i < dev->data->nb_tx_queues && ret == 0; i++)
 		if (dev->data->tx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
 			ret = mana_txq_start(priv, dev->data->tx_queues[i]);
-	for (i = 0; i < dev->data->nb_rx_queues && ret == 0; i++)
-		ret = mana_rxq_create_objs(priv, dev->data->rx_queues[i], intr);
 	if (ret == 0)
-		ret = mana_rss_create(priv);
-	for (i = 0; i < dev->data->nb_rx_queues && ret == 0; i++)
-		if (dev->data->rx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
-			ret = mana_rxq_start(dev->data->rx_queues[i]);
+		ret = mana_rx_side_create(dev, intr);
 	if (ret == 0 && intr)
 		ret = mana_rx_intr_vec_enable(dev);
 	if (ret != 0) {

@@ -527,6 +527,7 @@ void mana_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr);
 int mana_rxq_start(struct mana_rxq *rxq);
 void mana_rxq_stop(struct mana_rxq *rxq);
+int mana_rx_side_create(struct rte_eth_dev *dev, bool intr);
 int mana_rx_rebuild(struct rte_eth_dev *dev);
 int mana_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid);

@@ -394,6 +394,28 @@ mana_rxq_stop(struct mana_rxq *rxq)
 /* ---- queue start/stop ------------------------------------------------ */
 
 /*
+ * The RX side of a port (dev_start, mana_rx_rebuild): CQ and WQ of every RX
+ * queue, the RSS QP over all of them, a full ring posted on each queue whose
+ * state is STARTED. The caller destroys what was made if it fails.
+ */
+int
+mana_rx_side_create(struct rte_eth_dev *dev, bool intr)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	uint16_t n = dev->data->nb_rx_queues, i;
+	int ret = 0;
+
+	for (i = 0; i < n && ret == 0; i++)
+		ret = mana_rxq_create_objs(priv, dev->data->rx_queues[i], intr);
+	if (ret == 0)
+		ret = mana_rss_create(priv);
+	for (i = 0; i < n && ret == 0; i++)
+		if (dev->data->rx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
+			ret = mana_rxq_start(dev->data->rx_queues[i]);
+	return ret;
+}
+
+/*
  * The device receives on a WQ only through the RSS QP, which creates the
  * hardware RQ and CQ objects of its table's WQs and destroys them with it
  * (hardware.md §6, "ids"); the table names 2^n distinct WQs. So one RX queue
@@ -426,13 +448,7 @@ mana_rx_rebuild(struct rte_eth_dev *dev)
 		armed[i] = rxq->intr_armed;
 		rxq_destroy(rxq, true);
 	}
-	for (i = 0; i < n && ret == 0; i++)
-		ret = mana_rxq_create_objs(priv, dev->data->rx_queues[i], intr);
-	if (ret == 0)
-		ret = mana_rss_create(priv);
-	for (i = 0; i < n && ret == 0; i++)
-		if (dev->data->rx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
-			ret = mana_rxq_start(dev->data->rx_queues[i]);
+	ret = mana_rx_side_create(dev, intr);
 	if (ret != 0) {
 		mana_rss_destroy(priv);
 		for (i = 0; i < n; i++) {
