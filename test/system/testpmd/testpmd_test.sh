@@ -386,6 +386,17 @@ run_scatter_pcap() {
 }
 
 SETTINGS=
+# queue_state Rx|Tx: the state `show rxq/txq info` printed last (started, stopped).
+queue_state() {
+	grep -a -o "$1 queue state: [a-z]*" "$OUT" | tail -n 1 | awk '{ print $4 }'
+}
+
+# xstats_now: `show port xstats 0`, and time for it to be printed.
+xstats_now() {
+	cmd "show port xstats 0"
+	sleep 0.5
+}
+
 # RX queue 1 stopped on a 4-queue io-forwarding port (testpmd takes queue
 # commands with forwarding stopped, and skips stopped queues when it forwards
 # again): queue 1 receives nothing more and the device drops its share for
@@ -404,9 +415,8 @@ run_queue_stop() {
 	cmd "port 0 rxq 1 stop"
 	cmd_wait "Rx queue state:" "show rxq info 0 1"
 	check_str "rxq 1 state after rxq stop" \
-		"$(grep -a -o 'Rx queue state: [a-z]*' "$OUT" | tail -n 1)" "Rx queue state: stopped"
-	cmd "show port xstats 0"
-	sleep 0.5
+		"$(queue_state Rx)" "stopped"
+	xstats_now
 	q1=$(xstat rx_q1_packets)
 	q0=$(xstat rx_q0_packets)
 	d=$(xstat dev_rx_drop_no_wqe)
@@ -432,11 +442,10 @@ run_queue_stop() {
 	check_str "txq 2 deferred" "$(grep -a -o 'TX deferred start: on' "$OUT" | tail -n 1)" \
 		"TX deferred start: on"
 	check_str "rxq 2 state after port start" \
-		"$(grep -a -o 'Rx queue state: [a-z]*' "$OUT" | tail -n 1)" "Rx queue state: stopped"
+		"$(queue_state Rx)" "stopped"
 	check_str "txq 2 state after port start" \
-		"$(grep -a -o 'Tx queue state: [a-z]*' "$OUT" | tail -n 1)" "Tx queue state: stopped"
-	cmd "show port xstats 0"
-	sleep 0.5
+		"$(queue_state Tx)" "stopped"
+	xstats_now
 	q1=$(xstat rx_q2_packets)
 	q0=$(xstat rx_q0_packets)
 	cmd "start"
@@ -448,9 +457,9 @@ run_queue_stop() {
 	cmd_wait "Rx queue state:" "show rxq info 0 2"
 	cmd_wait "Tx queue state:" "show txq info 0 2"
 	check_str "rxq 2 state after rxq start" \
-		"$(grep -a -o 'Rx queue state: [a-z]*' "$OUT" | tail -n 1)" "Rx queue state: started"
+		"$(queue_state Rx)" "started"
 	check_str "txq 2 state after txq start" \
-		"$(grep -a -o 'Tx queue state: [a-z]*' "$OUT" | tail -n 1)" "Tx queue state: started"
+		"$(queue_state Tx)" "started"
 	d=$(xstat tx_q2_packets)
 	cmd "start"
 	wait_xstat rx_q2_packets -ge $((q1 + 2000)) || return
