@@ -462,6 +462,21 @@ run_secondary_testpmd() {
 	quit_primary
 }
 
+# start_pair <secondary output>: the primary on a generator wire (2 queues,
+# not lossless), its mbufs in use while stopped in MP_BASE (the pool driver
+# checked), then started, and a secondary forwarding queue 1.
+start_pair() {
+	start_primary "wire=gen:flows=16:len=128:rate=20000" \
+		--forward-mode=io --rxq=2 --txq=2 --num-procs=2 --proc-id=0
+	primary_do "port stop 0" || return
+	MP_BASE=$(in_use "$W/pi_base")
+	check "mbufs in use, port stopped (baseline)" "$MP_BASE" -ge 0
+	check_pool_ops "$W/pi_base"
+	primary_do "port start 0" || return
+	spawn_secondary "$1" --rxq=2 --txq=2 --num-procs=2 --proc-id=1
+	echo "start" >&4
+}
+
 # The primary stops and starts the port STOPS times while the secondary
 # forwards queue 1 (generator at a fixed rate, not lossless: queue 0, which
 # nobody polls, drops): no crash, no hang, the secondary forwards after each
@@ -469,15 +484,8 @@ run_secondary_testpmd() {
 run_secondary_stop_start() {
 	local so=$W/secondary_out i base end stops=${MP_STOPS:-100}
 
-	start_primary "wire=gen:flows=16:len=128:rate=20000" \
-		--forward-mode=io --rxq=2 --txq=2 --num-procs=2 --proc-id=0
-	primary_do "port stop 0" || return
-	base=$(in_use "$W/pi_base")
-	check "mbufs in use, port stopped (baseline)" "$base" -ge 0
-	check_pool_ops "$W/pi_base"
-	primary_do "port start 0" || return
-	spawn_secondary "$so" --rxq=2 --txq=2 --num-procs=2 --proc-id=1
-	echo "start" >&4
+	start_pair "$so" || return
+	base=$MP_BASE
 	wait_xstat rx_q1_packets -gt 1000 || return
 	SECONDS=0
 	for ((i = 1; i <= stops; i++)); do
@@ -552,15 +560,8 @@ run_secondary_kill() {
 run_secondary_recovery() {
 	local so=$W/secondary_out i base end resets=${MP_RESETS:-5} rx tx dtx down
 
-	start_primary "wire=gen:flows=16:len=128:rate=20000" \
-		--forward-mode=io --rxq=2 --txq=2 --num-procs=2 --proc-id=0
-	primary_do "port stop 0" || return
-	base=$(in_use "$W/pi_base")
-	check "mbufs in use, port stopped (baseline)" "$base" -ge 0
-	check_pool_ops "$W/pi_base"
-	primary_do "port start 0" || return
-	spawn_secondary "$so" --rxq=2 --txq=2 --num-procs=2 --proc-id=1
-	echo "start" >&4
+	start_pair "$so" || return
+	base=$MP_BASE
 	wait_xstat tx_q1_packets -gt 1000 || return
 	for ((i = 1; i <= resets; i++)); do
 		down=$(( i % 2 ? 200 : 0 ))
