@@ -205,6 +205,12 @@ struct mana_rxq {
 	uint16_t queue_id;
 	uint32_t buf_size;		/* bytes the device may write per mbuf */
 	uint16_t data_off;		/* headroom of every posted mbuf */
+	/*
+	 * Data of a posted mbuf m at (char *)m + buf_off: an RX pool holds
+	 * plain pktmbufs (pinned external buffers are refused), whose buffer
+	 * follows header and private area (rte_mbuf_buf_addr), plus data_off.
+	 */
+	uint32_t buf_off;
 	uint64_t mbuf_rearm;		/* rearm_data: data_off, refcnt 1, nb_segs 1, port */
 	uint64_t sge_hi;		/* refill SGE bytes 8..15: lkey | buf_size << 32 */
 	uint32_t mr_gen;		/* table generation sge_hi's lkey was read at */
@@ -285,6 +291,12 @@ struct mana_txq {
 	uint32_t bytes_posted;		/* free-running, 31 bits (mana_tx_desc.bytes) */
 	uint32_t bytes_done;		/* bytes_posted value of the last retired descriptor */
 	uint32_t chain_end;		/* desc_head after the last chained packet posted */
+	/*
+	 * desc_head after the last packet not posted by tx_post_fast, or the
+	 * last change of lk_pool: every descriptor from here on holds a
+	 * direct one-segment mbuf of refcnt 1 from one pool (mana_tx.c).
+	 */
+	uint32_t mixed_end;
 	struct rte_mbuf **mbufs;
 	struct mana_tx_desc *desc;
 	uint32_t desc_head;

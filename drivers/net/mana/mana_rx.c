@@ -92,6 +92,10 @@ static const uint32_t rx_l4_ptype[256] = {
 	[IPPROTO_UDP] = RTE_PTYPE_L4_UDP,
 };
 
+/* Bytes 0..7 of an RX WQE: header (1 SGE, 8-byte OOB); bytes 8..15, the OOB, are 0. */
+#define RX_WQE_HDR	((uint64_t)(GDMA_SET(GDMA_WQE_NUM_SGE, 1) | \
+			 GDMA_SET(GDMA_WQE_OOB_DIV4, GDMA_WQE_OOB_DIV4_SMALL)) << 32)
+
 /* Post one RX WQE: 8-byte header, 8 zero OOB bytes, one SGE; 1 BU. */
 static inline void
 rx_post_one(struct mana_rxq *rxq, struct rte_mbuf *m, uint64_t sge_hi)
@@ -99,8 +103,7 @@ rx_post_one(struct mana_rxq *rxq, struct rte_mbuf *m, uint64_t sge_hi)
 	uint64_t *w = (uint64_t *)(rxq->rq_buf +
 				   ((rxq->rq_head << GDMA_WQE_BU_SHIFT) & rxq->rq_mask));
 
-	w[0] = (uint64_t)(GDMA_SET(GDMA_WQE_NUM_SGE, 1) |
-			  GDMA_SET(GDMA_WQE_OOB_DIV4, GDMA_WQE_OOB_DIV4_SMALL)) << 32;
+	w[0] = RX_WQE_HDR;
 	w[1] = 0;
 	w[2] = (uintptr_t)m->buf_addr + rxq->data_off;
 	w[3] = sge_hi;	/* mem_key | size << 32 */
@@ -118,20 +121,50 @@ rx_post_one(struct mana_rxq *rxq, struct rte_mbuf *m, uint64_t sge_hi)
 static inline void
 rx_post_bulk(struct mana_rxq *rxq, uint32_t n, uint64_t sge_hi)
 {
-	const uint64_t hdr = (uint64_t)(GDMA_SET(GDMA_WQE_NUM_SGE, 1) |
-		GDMA_SET(GDMA_WQE_OOB_DIV4, GDMA_WQE_OOB_DIV4_SMALL)) << 32;
 	struct rte_mbuf **mbufs = &rxq->sw_ring[rxq->sw_head & rxq->desc_mask];
-	const uintptr_t data_off = rxq->data_off;
+	const uintptr_t buf_off = rxq->buf_off;
 	uint64_t *w = (uint64_t *)(rxq->rq_buf +
 				   ((rxq->rq_head << GDMA_WQE_BU_SHIFT) & rxq->rq_mask));
 	uint32_t i;
 
 	for (i = 0; i < n; i++, w += GDMA_WQE_BU_SIZE / sizeof(*w)) {
-		w[0] = hdr;
+		w[0] = RX_WQE_HDR;
 		w[1] = 0;
-		w[2] = (uintptr_t)mbufs[i]->buf_addr + data_off;
+		w[2] = (uintptr_t)mbufs[i] + buf_off;
 		w[3] = sge_hi;
 	}
+	rxq->rq_head += n;
+	rxq->sw_head += n;
+}
+
+/*
+ * rx_post_bulk for n mbufs taken straight from the top of this lcore's pool
+ * cache, which holds at least n: each goes into sw_ring and its WQE in one
+ * pass (no copy into sw_ring first, as rte_mempool_get_bulk would make).
+ */
+static inline void
+rx_post_from_cache(struct mana_rxq *rxq, struct rte_mempool_cache *cache, uint32_t n,
+		   uint64_t sge_hi)
+{
+	struct rte_mbuf **mbufs = &rxq->sw_ring[rxq->sw_head & rxq->desc_mask];
+	void **objs = &cache->objs[cache->len - n];
+	const uintptr_t buf_off = rxq->buf_off;
+	uint64_t *w = (uint64_t *)(rxq->rq_buf +
+				   ((rxq->rq_head << GDMA_WQE_BU_SHIFT) & rxq->rq_mask));
+	struct rte_mbuf *m;
+	uint32_t i;
+
+	for (i = 0; i < n; i++, w += GDMA_WQE_BU_SIZE / sizeof(*w)) {
+		m = objs[i];
+		mbufs[i] = m;
+		w[0] = RX_WQE_HDR;
+		w[1] = 0;
+		w[2] = (uintptr_t)m + buf_off;
+		w[3] = sge_hi;
+	}
+	cache->len -= n;
+	RTE_MEMPOOL_CACHE_STAT_ADD(cache, get_success_bulk, 1);
+	RTE_MEMPOOL_CACHE_STAT_ADD(cache, get_success_objs, n);
 	rxq->rq_head += n;
 	rxq->sw_head += n;
 }
@@ -180,9 +213,11 @@ rx_post_lookup(struct mana_rxq *rxq, uint32_t n)
 
 /*
  * Refill the free slots up to the end of sw_ring (the rest comes next time)
- * with raw mbufs from one bulk get straight into the ring (they are rearmed
- * when they complete); returns WQEs posted. The RX pool is registered whole:
- * one lkey for the batch unless the pool spans several regions.
+ * with raw mbufs (they are rearmed when they complete); returns WQEs posted.
+ * Mostly this lcore's pool cache holds them: taken from it while the WQEs
+ * are written; else one bulk get straight into the ring. The RX pool is
+ * registered whole: one lkey for the batch unless the pool spans several
+ * regions.
  */
 static uint32_t
 rx_refill(struct mana_rxq *rxq, uint32_t min)
@@ -190,11 +225,22 @@ rx_refill(struct mana_rxq *rxq, uint32_t min)
 	uint32_t free = rxq->nb_desc - (rxq->sw_head - rxq->sw_tail);
 	uint32_t idx = rxq->sw_head & rxq->desc_mask;
 	struct rte_mbuf **slot = &rxq->sw_ring[idx];
+	struct rte_mempool_cache *cache;
 	uint64_t hi;
 
 	if (free < min)
 		return 0;
 	free = RTE_MIN(free, (uint32_t)rxq->nb_desc - idx);
+	if (unlikely(rxq->mr_gen != __atomic_load_n(&rxq->priv->mr.gen, __ATOMIC_ACQUIRE)))
+		rx_lkey_reload(rxq);
+	hi = rxq->sge_hi;
+	if (likely(hi != 0)) {
+		cache = rte_mempool_default_cache(rxq->mp, rte_lcore_id());
+		if (likely(cache != NULL && cache->len >= free)) {
+			rx_post_from_cache(rxq, cache, free, hi);
+			return free;
+		}
+	}
 	if (rte_mempool_get_bulk(rxq->mp, (void **)slot, free) != 0) {
 		rxq->stats.nombuf += free;
 		if (free <= MANA_RX_REFILL_MIN ||
@@ -202,9 +248,6 @@ rx_refill(struct mana_rxq *rxq, uint32_t min)
 			return 0;
 		free = MANA_RX_REFILL_MIN;
 	}
-	if (unlikely(rxq->mr_gen != __atomic_load_n(&rxq->priv->mr.gen, __ATOMIC_ACQUIRE)))
-		rx_lkey_reload(rxq);
-	hi = rxq->sge_hi;
 	if (unlikely(hi == 0))
 		return rx_post_lookup(rxq, free);
 	rx_post_bulk(rxq, free, hi);
@@ -306,14 +349,14 @@ rx_cqe_tci_hi(uint32_t dw1)
  * CQE's VLAN tag (per CQE), length, hash and packet type (per packet).
  */
 static inline void
-rx_fill_mbuf(uint64_t rearm, uint64_t ol, uint32_t tci_hi, uint16_t data_off, struct rte_mbuf *m,
+rx_fill_mbuf(uint64_t rearm, uint64_t ol, uint32_t tci_hi, uint32_t buf_off, struct rte_mbuf *m,
 	     uint32_t len, uint32_t hash)
 {
 	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, vlan_tci) !=
 			 offsetof(struct rte_mbuf, data_len) + 2);
 	*(uint64_t *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)) = rearm;
 	m->ol_flags = ol;
-	m->packet_type = rx_ptype((const uint8_t *)m->buf_addr + data_off, len);
+	m->packet_type = rx_ptype((const uint8_t *)m + buf_off, len);
 	m->pkt_len = len;
 	*(uint32_t *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, data_len)) = len | tci_hi;
 	m->hash.rss = hash;
@@ -444,7 +487,7 @@ rx_pending(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
 		}
 		m = rxq->sw_ring[rxq->sw_tail & rxq->desc_mask];
 		rxq->sw_tail++;
-		rx_fill_mbuf(rxq->mbuf_rearm, ol, tci_hi, rxq->data_off, m, len, p->hash[p->i]);
+		rx_fill_mbuf(rxq->mbuf_rearm, ol, tci_hi, rxq->buf_off, m, len, p->hash[p->i]);
 		if (reinsert)
 			rx_vlan_reinsert(m);
 		p->i++;
@@ -467,7 +510,7 @@ rx_burst(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db)
 	const uint32_t shift = rte_bsf32(rxq->cq_count), mask = rxq->desc_mask;
 	const uint32_t buf_size = rxq->buf_size;
 	const uint64_t rearm = rxq->mbuf_rearm;
-	const uint16_t data_off = rxq->data_off;
+	const uint32_t buf_off = rxq->buf_off;
 	const struct gdma_cqe *ring = rxq->cq_ring;
 	struct rte_mbuf **sw_ring = rxq->sw_ring, **out, **end = pkts + n;
 	uint32_t head = rxq->cq_head, tail, len, type, dw1, i, max;
@@ -496,7 +539,7 @@ rx_burst(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db)
 				rxq->stats.cq_overflow++;
 			break;
 		}
-		rte_rmb();
+		rte_io_rmb();	/* the CQE body after its owner bits */
 		head++;
 		type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
 		dw1 = cqe->data[1];
@@ -524,7 +567,7 @@ rx_burst(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db)
 					break;
 				m = sw_ring[tail & mask];
 				tail++;
-				rx_fill_mbuf(rearm, ol, tci_hi, data_off, m, len, ppi[2]);
+				rx_fill_mbuf(rearm, ol, tci_hi, buf_off, m, len, ppi[2]);
 				bytes += len;
 				*out++ = m;
 			}

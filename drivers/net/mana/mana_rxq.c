@@ -175,6 +175,7 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	rxq->mp = mp;
 	rxq->buf_size = room - RTE_PKTMBUF_HEADROOM;
 	rxq->data_off = RTE_PKTMBUF_HEADROOM;
+	rxq->buf_off = sizeof(struct rte_mbuf) + rte_pktmbuf_priv_size(mp) + rxq->data_off;
 	rxq->mbuf_rearm = rx_rearm_template(rxq->data_off, rxq->port_id);
 	rxq->seg_rearm = rx_rearm_template(0, rxq->port_id);
 	rxq->priv = priv;

@@ -54,6 +54,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include <rte_io.h>
 #include <rte_mbuf.h>
@@ -83,17 +84,18 @@ tx_mbuf_plain(const struct rte_mbuf *m)
 /*
  * Free n sent mbufs (no ring wrap): runs of plain mbufs of one pool go back
  * with one put_bulk; anything else (refcnt > 1, chains, attached buffers)
- * through rte_pktmbuf_free. With MBUF_FAST_FREE the application guarantees
- * one pool and refcnt 1 for every packet, so the whole run goes back at once.
+ * through rte_pktmbuf_free. `bulk`: every mbuf is plain and of m[0]'s pool
+ * (posted by tx_post_fast, or MBUF_FAST_FREE's guarantee), so the whole run
+ * goes back at once without a look at any of them.
  */
 static inline void
-tx_free_mbufs(struct rte_mbuf **m, uint32_t n, bool fast)
+tx_free_mbufs(struct rte_mbuf **m, uint32_t n, bool bulk)
 {
 	struct rte_mempool *mp = m[0]->pool;
 	struct rte_mbuf *x;
 	uint32_t i, s = 0;
 
-	if (fast) {
+	if (bulk) {
 		rte_mempool_put_bulk(mp, (void **)m, n);
 		return;
 	}
@@ -157,20 +159,25 @@ tx_retire_to(struct mana_txq *txq, uint32_t e, uint32_t type)
 {
 	const struct mana_tx_desc *d = &txq->desc[e & txq->desc_mask];
 	uint32_t first = txq->desc_tail, n = e - first + 1, k;
-	bool fast;
+	bool bulk;
 
 	if (unlikely(type != CQE_TX_OKAY))
 		tx_count_error(txq, e, type);
 	txq->bytes_done = d->bytes & MANA_TX_DESC_BYTES;
 	txq->sq_tail = d->wqe_end;
 	txq->desc_tail = e + 1;
-	/* Fast free never applies to a run holding a chain (other segments, other pools). */
-	fast = txq->fast_free && (int32_t)(txq->chain_end - first) <= 0;
+	/*
+	 * One put_bulk for a run tx_post_fast posted alone (plain mbufs of one
+	 * pool, mixed_end), or with MBUF_FAST_FREE one without a chain (other
+	 * segments, other pools).
+	 */
+	bulk = (int32_t)(txq->mixed_end - first) <= 0 ||
+	       (txq->fast_free && (int32_t)(txq->chain_end - first) <= 0);
 	first &= txq->desc_mask;
 	k = RTE_MIN(n, (uint32_t)txq->nb_desc - first);
-	tx_free_mbufs(&txq->mbufs[first], k, fast);
+	tx_free_mbufs(&txq->mbufs[first], k, bulk);
 	if (unlikely(k < n))
-		tx_free_mbufs(txq->mbufs, n - k, fast);
+		tx_free_mbufs(txq->mbufs, n - k, bulk);
 }
 
 /* Retire the descriptors one CQE stands for (see the file comment). */
@@ -187,9 +194,15 @@ tx_retire(struct mana_txq *txq, uint32_t type, uint32_t wqe)
 	/* sq_tail is where the oldest outstanding WQE starts. */
 	dist = (wqe - txq->sq_tail) & MANA_TX_WQE_OFF_MASK;
 	if (likely(dist < txq->sq_head - txq->sq_tail)) {
+		/* Mostly the newest WQE's CQE (the last burst's): it starts where the one before ends. */
+		hi = out - 1;
+		if (likely(hi == 0 ||
+			   txq->desc[(tail + hi - 1) & txq->desc_mask].wqe_end - txq->sq_tail <= dist)) {
+			tx_retire_to(txq, tail + hi, type);
+			return;
+		}
 		/* The first descriptor whose WQE ends after `dist`: WQE ends are increasing. */
 		lo = 0;
-		hi = out - 1;
 		while (lo < hi) {
 			mid = (lo + hi) >> 1;
 			if (txq->desc[(tail + mid) & txq->desc_mask].wqe_end - txq->sq_tail > dist)
@@ -211,33 +224,57 @@ tx_retire(struct mana_txq *txq, uint32_t type, uint32_t wqe)
 	tx_retire_to(txq, tail + lo, CQE_TX_OKAY);
 }
 
-/* Process ready TX CQEs until `budget` mbufs were retired; returns the number retired. */
+/*
+ * Process ready TX CQEs until `budget` mbufs were retired; returns the number
+ * retired. With no budget (UINT32_MAX) a run of OK CQEs whose offsets lie in
+ * the outstanding WQEs, each behind the one before, is retired as its last
+ * CQE alone would retire it (the same descriptors, all sent): one search and
+ * one free for the run. Any other CQE ends the run first and is retired on
+ * its own, so errors and unmatched offsets are counted as before.
+ */
 static uint32_t
 tx_complete(struct mana_txq *txq, uint32_t budget)
 {
-	uint32_t shift = rte_bsf32(txq->cq_count);
+	uint32_t shift = rte_bsf32(txq->cq_count), head = txq->cq_head;
+	uint32_t tail0 = txq->desc_tail, type, wqe, dist, last_dist = 0, out;
 	enum gdma_cqe_owner_state state;
 	const struct gdma_cqe *cqe;
-	uint32_t done = 0, tail;
+	uint32_t run_wqe = 0;
+	bool run = false;
 
-	while (done < budget) {
-		cqe = &txq->cq_ring[txq->cq_head & txq->desc_mask];
+	while (txq->desc_tail - tail0 < budget) {
+		cqe = &txq->cq_ring[head & txq->desc_mask];
 		state = gdma_cqe_owner_state(__atomic_load_n(&cqe->info, __ATOMIC_RELAXED),
-					     txq->cq_head >> shift);
+					     head >> shift);
 		if (state != GDMA_CQE_NEW) {
 			if (state == GDMA_CQE_OVERFLOW)
 				txq->stats.cq_overflow++;
 			break;
 		}
-		rte_rmb();
-		txq->cq_head++;
-		tail = txq->desc_tail;
-		tx_retire(txq, GDMA_GET(cqe->data[0], MANA_CQE_TYPE),
-			  GDMA_GET(cqe->data[MANA_TXCQE_DATA_OFFSET_DW + 1],
-				   MANA_TXCQE_WQE_OFFSET));
-		done += txq->desc_tail - tail;
+		rte_io_rmb();	/* the CQE body after its owner bits */
+		head++;
+		type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
+		wqe = GDMA_GET(cqe->data[MANA_TXCQE_DATA_OFFSET_DW + 1], MANA_TXCQE_WQE_OFFSET);
+		if (budget == UINT32_MAX && likely(type == CQE_TX_OKAY)) {
+			dist = (wqe - txq->sq_tail) & MANA_TX_WQE_OFF_MASK;
+			out = txq->sq_head - txq->sq_tail;
+			if (likely(dist < out && (!run || dist >= last_dist))) {
+				run = true;
+				run_wqe = wqe;
+				last_dist = dist;
+				continue;
+			}
+		}
+		if (run) {
+			tx_retire(txq, CQE_TX_OKAY, run_wqe);
+			run = false;
+		}
+		tx_retire(txq, type, wqe);
 	}
-	return done;
+	if (run)
+		tx_retire(txq, CQE_TX_OKAY, run_wqe);
+	txq->cq_head = head;
+	return txq->desc_tail - tail0;
 }
 
 /*
@@ -260,6 +297,8 @@ tx_lkey_slow(struct mana_txq *txq, const struct rte_mbuf *m, uintptr_t addr, uin
 	if (plkey == lkey) {
 		txq->lk_pool = m->pool;
 		txq->lk_key = lkey;
+		/* The fast path's next mbufs may be of another pool than its last. */
+		txq->mixed_end = txq->desc_head + 1;
 	} else {
 		txq->lk_nopool = m->pool;
 	}
@@ -384,6 +423,7 @@ tx_post_wqe(struct mana_txq *txq, struct rte_mbuf *m, uint32_t nsge, bool lso, u
 	}
 	if (m->nb_segs > 1)
 		txq->chain_end = txq->desc_head + 1;
+	txq->mixed_end = txq->desc_head + 1;
 	txq->mbufs[txq->desc_head & txq->desc_mask] = m;
 	txq->sq_head += wqe_bu;
 	txq->bytes_posted += m->pkt_len;
@@ -435,16 +475,30 @@ tx_room(const struct mana_txq *txq, uint32_t want)
 	return RTE_MIN(want, RTE_MIN(desc, bu));
 }
 
+/* refcnt 1 and nb_segs 1 (rearm_data bytes 2..5) as one 32-bit word. */
+#define TX_RC1_SEG1		(1u | 1u << 16)
+
+static inline uint32_t
+tx_rc_segs(const struct rte_mbuf *m)
+{
+	uint32_t v;
+
+	memcpy(&v, RTE_PTR_ADD(m, offsetof(struct rte_mbuf, refcnt)), sizeof(v));
+	return v;
+}
+
 /*
  * Fast path: post up to max packets as 1-BU WQEs (header + short OOB from
  * the queue's template, one SGE, written as four 8-byte stores) while they
- * are direct single-segment mbufs without offload flags from the pool whose
- * lkey is cached; returns the number posted. The caller checked the room for
+ * are direct single-segment mbufs of refcnt 1 without offload flags from the
+ * pool whose lkey is cached (so a run of them is freed in bulk, mixed_end);
+ * returns the number posted. The caller checked the room for
  * max 1-BU WQEs. Runs go up to the next wrap of the descriptor ring or the
  * SQ, indexed from locals: the ring stores could otherwise alias every txq
- * field, and masking per packet costs registers.
+ * field, and masking per packet costs registers. Not inlined: in tx_burst
+ * the loop's constants would live on the stack.
  */
-static inline uint32_t
+static __rte_noinline uint32_t
 tx_post_fast(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max)
 {
 	const uint64_t slow = txq->long_oob_only ? UINT64_MAX : MANA_TX_SLOW_FLAGS;
@@ -468,7 +522,8 @@ tx_post_fast(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max)
 		next = &pkts[done];
 		for (i = 0; i < run; i++, w += 4) {
 			m = next[i];
-			if (unlikely((m->ol_flags & slow) || m->nb_segs != 1 || m->pool != lk_pool))
+			if (unlikely((m->ol_flags & slow) || tx_rc_segs(m) != TX_RC1_SEG1 ||
+				     m->pool != lk_pool))
 				break;
 			len = m->data_len;
 			w[0] = hdr;

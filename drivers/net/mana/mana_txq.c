@@ -132,6 +132,7 @@ txq_map(struct mana_txq *txq)
 	txq->bytes_done = 0;
 	txq->stats_from = 0;
 	txq->chain_end = 0;
+	txq->mixed_end = 0;
 	txq->fast_free = !!(txq->offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
 	txq->hdr_tmpl = (uint64_t)(GDMA_SET(GDMA_WQE_NUM_SGE, 1) |
 		GDMA_SET(GDMA_WQE_OOB_DIV4, GDMA_WQE_OOB_DIV4_SMALL)) << 32;
