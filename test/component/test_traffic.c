@@ -336,7 +336,71 @@ test_tx_overrun(void)
 	rte_mempool_free(mp);
 }
 
+/*
+ * TX returns every sent mbuf the way it came: runs of plain mbufs of one pool
+ * go back in bulk, but a burst mixing two pools and mbufs still referenced
+ * elsewhere (refcnt 2) must put each into its own pool and only drop the
+ * extra reference of the others.
+ */
+static void
+test_tx_free_mixed(void)
+{
+	enum { ROUNDS = 24, BURST = 32, NA = 2048, NB = 512 };
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1 };
+	struct rte_mbuf *tx[BURST], *rx[BURST], *held[ROUNDS * BURST];
+	static uint8_t frame[128];
+	struct rte_mempool *mpa, *mpb;
+	uint32_t r, i, got, nheld = 0, len;
+	struct rte_ether_addr mac;
+	struct comp_frame f;
+	int p0, p1;
+
+	REQUIRE_EQ(comp_vdev_create("net_mana_mix", "ports=2,wire=pair:1,wire=pair:0"), 0);
+	p0 = comp_port_of("net_mana_mix", 0);
+	p1 = comp_port_of("net_mana_mix", 1);
+	REQUIRE(p0 >= 0 && p1 >= 0);
+	mpa = comp_pool("mix_a", NA, RTE_MBUF_DEFAULT_BUF_SIZE);
+	mpb = comp_pool("mix_b", NB, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mpa != NULL && mpb != NULL);
+	REQUIRE_EQ(comp_port_start(p0, &pc, mpa), 0);
+	REQUIRE_EQ(comp_port_start(p1, &pc, mpa), 0);
+	rte_eth_macaddr_get(p1, &mac);
+	comp_frame_default(&f);
+	f.dst = mac;
+	f.len = 100;
+	len = comp_frame_build(frame, &f);
+	for (r = 0; r < ROUNDS; r++) {
+		for (i = 0; i < BURST; i++) {
+			/* Runs of pool A, a pool-B mbuf every 7th, refcnt 2 every 5th (rotating). */
+			tx[i] = comp_mbuf_from((i + r) % 7 == 3 ? mpb : mpa, frame, len);
+			REQUIRE(tx[i] != NULL);
+			if ((i + 2 * r) % 5 == 1) {
+				rte_mbuf_refcnt_update(tx[i], 1);
+				held[nheld++] = tx[i];
+			}
+		}
+		REQUIRE_EQ(comp_tx_all(p0, 0, tx, BURST, COMP_WAIT_MS), BURST);
+		got = comp_rx_wait(p1, 1, rx, BURST, BURST, COMP_WAIT_MS, NULL);
+		CHECK_EQ(got, BURST);
+		comp_free(rx, got);
+	}
+	/* The stop retires every completion. */
+	CHECK_EQ(rte_eth_dev_stop(p0), 0);
+	CHECK_EQ(rte_eth_dev_stop(p1), 0);
+	for (i = 0; i < nheld; i++) {
+		CHECK_MSG(rte_mbuf_refcnt_read(held[i]) == 1, "held mbuf %u: refcnt %u after TX",
+			  i, rte_mbuf_refcnt_read(held[i]));
+		rte_pktmbuf_free(held[i]);
+	}
+	comp_vdev_destroy("net_mana_mix");
+	CHECK_EQ(rte_mempool_avail_count(mpa), NA);
+	CHECK_EQ(rte_mempool_avail_count(mpb), NB);
+	rte_mempool_free(mpa);
+	rte_mempool_free(mpb);
+}
+
 static const struct comp_case cases[] = {
+	{ "tx_free_mixed", test_tx_free_mixed },
 	{ "tx_overrun", test_tx_overrun },
 	{ "pair_payload", test_pair_payload },
 	{ "gen_count", test_gen_count },
