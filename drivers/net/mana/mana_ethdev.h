@@ -554,6 +554,21 @@ uint32_t mana_rxq_sge_count(const struct mana_priv *priv, uint16_t qid,
 /* mana_tx.c */
 uint16_t mana_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mana_tx_burst_db(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db);
+/*
+ * TX fast paths (mana_tx_fast.h): post up to max plain packets as 1-BU WQEs,
+ * returning the number posted; scalar in mana_tx.c, SSE4.2 and AVX2 builds
+ * in mana_tx_sse.c and mana_tx_avx2.c (x86 only: MANA_HAVE_TX_VEC). The
+ * CPU must have the build's instructions (mana_datapath.c chooses).
+ */
+typedef uint32_t (*mana_tx_fast_fn)(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max);
+uint16_t mana_tx_burst_db_fast(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n,
+			       uint8_t *db, mana_tx_fast_fn fast);
+#ifdef MANA_HAVE_TX_VEC
+uint32_t mana_tx_post_fast_sse(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max);
+uint32_t mana_tx_post_fast_avx2(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max);
+uint16_t mana_tx_burst_sse(void *txq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mana_tx_burst_avx2(void *txq, struct rte_mbuf **pkts, uint16_t n);
+#endif
 uint16_t mana_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t n);
 int mana_tx_done_cleanup(void *txq, uint32_t free_cnt);
 /* Every completion there is, retired; the caller holds the queue stopped (gate closed). */

@@ -60,12 +60,10 @@
 #include <rte_mbuf.h>
 
 #include "mana_ethdev.h"
+#include "mana_tx_fast.h"
 #include "mana_tx_lso.h"
 
 #define MANA_TX_WQE_OFF_MASK	MANA_TXCQE_WQE_OFFSET_MASK
-/* Anything in ol_flags that keeps a packet off the fast path (no OOB fields, lkey by pool). */
-#define MANA_TX_SLOW_FLAGS	(RTE_MBUF_F_TX_OFFLOAD_MASK | RTE_MBUF_F_INDIRECT | \
-				 RTE_MBUF_F_EXTERNAL)
 
 /* refcnt 1 and one segment (rearm_data bytes 2..5), direct, own buffer: back to its pool as is. */
 static inline bool
@@ -475,78 +473,24 @@ tx_room(const struct mana_txq *txq, uint32_t want)
 	return RTE_MIN(want, RTE_MIN(desc, bu));
 }
 
-/* refcnt 1 and nb_segs 1 (rearm_data bytes 2..5) as one 32-bit word. */
-#define TX_RC1_SEG1		(1u | 1u << 16)
-
-static inline uint32_t
-tx_rc_segs(const struct rte_mbuf *m)
+static __rte_always_inline uint32_t
+tx_run_scalar(const struct tx_fast_ctx *c, struct tx_fast_run *r, bool one_pool)
 {
-	uint32_t v;
-
-	memcpy(&v, RTE_PTR_ADD(m, offsetof(struct rte_mbuf, refcnt)), sizeof(v));
-	return v;
+	return tx_fast_run_scalar(c, r, 0, one_pool);
 }
 
 /*
- * Fast path: post up to max packets as 1-BU WQEs (header + short OOB from
- * the queue's template, one SGE, written as four 8-byte stores) while they
- * are direct single-segment mbufs of refcnt 1 without offload flags from the
- * pool whose lkey is cached (so a run of them is freed in bulk, mixed_end);
- * returns the number posted. The caller checked the room for
- * max 1-BU WQEs. Runs go up to the next wrap of the descriptor ring or the
- * SQ, indexed from locals: the ring stores could otherwise alias every txq
- * field, and masking per packet costs registers. Not inlined: in tx_burst
- * the loop's constants would live on the stack.
+ * Fast path (mana_tx_fast.h): post up to max packets as 1-BU WQEs (header +
+ * short OOB from the queue's template, one SGE) while they are direct
+ * single-segment mbufs of refcnt 1 without offload flags from the pool whose
+ * lkey is cached (so a run of them is freed in bulk, mixed_end); returns the
+ * number posted. The caller checked the room for max 1-BU WQEs. Not inlined:
+ * in tx_burst the loop's constants would live on the stack.
  */
 static __rte_noinline uint32_t
 tx_post_fast(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max)
 {
-	const uint64_t slow = txq->long_oob_only ? UINT64_MAX : MANA_TX_SLOW_FLAGS;
-	const uint64_t hdr = txq->hdr_tmpl, oob = txq->oob_tmpl, lkey = txq->lk_key;
-	const struct rte_mempool *lk_pool = txq->lk_pool;
-	const uint32_t dmask = txq->desc_mask;
-	uint32_t head = txq->desc_head, sq_head = txq->sq_head, bytes = txq->bytes_posted;
-	uint32_t done = 0, d, s, run, len, i;
-	struct rte_mbuf **mbufs, **next;
-	struct mana_tx_desc *desc;
-	struct rte_mbuf *m;
-	uint64_t *w;
-
-	while (done < max) {
-		d = head & dmask;
-		s = sq_head & (txq->sq_bu - 1);
-		run = RTE_MIN(max - done, RTE_MIN(txq->nb_desc - d, txq->sq_bu - s));
-		w = (uint64_t *)(txq->sq_buf + ((size_t)s << GDMA_WQE_BU_SHIFT));
-		mbufs = &txq->mbufs[d];
-		desc = &txq->desc[d];
-		next = &pkts[done];
-		for (i = 0; i < run; i++, w += 4) {
-			m = next[i];
-			if (unlikely((m->ol_flags & slow) || tx_rc_segs(m) != TX_RC1_SEG1 ||
-				     m->pool != lk_pool))
-				break;
-			len = m->data_len;
-			w[0] = hdr;
-			w[1] = oob;
-			w[2] = rte_pktmbuf_mtod(m, uintptr_t);
-			w[3] = lkey | (uint64_t)len << 32;
-			bytes += len;
-			mbufs[i] = m;
-			desc[i] = (struct mana_tx_desc){
-				.wqe_end = sq_head + i + 1,
-				.bytes = bytes & MANA_TX_DESC_BYTES,
-			};
-		}
-		head += i;
-		sq_head += i;
-		done += i;
-		if (i < run)
-			break;
-	}
-	txq->desc_head = head;
-	txq->sq_head = sq_head;
-	txq->bytes_posted = bytes;
-	return done;
+	return tx_fast_runs(txq, pkts, max, tx_run_scalar);
 }
 
 /* Drop the pool lkey caches when the MR table changed since they were filled. */
@@ -570,7 +514,8 @@ tx_lkey_revalidate(struct mana_txq *txq)
  * doorbell for the burst.
  */
 static __rte_always_inline uint16_t
-tx_burst(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db)
+tx_burst(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db,
+	 mana_tx_fast_fn fast)
 {
 	const uint32_t dmask = txq->desc_mask;
 	uint32_t *oob, *last_oob = NULL, head0, bytes0, head, room, k, nb = 0;
@@ -582,7 +527,7 @@ tx_burst(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db)
 	bytes0 = txq->bytes_posted;
 	while (nb < n) {
 		room = tx_room(txq, n - nb);
-		k = tx_post_fast(txq, &pkts[nb], room);
+		k = fast(txq, &pkts[nb], room);
 		nb += k;
 		if (k > 0)
 			last_fast = true;
@@ -622,22 +567,53 @@ tx_burst(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db)
 uint16_t
 mana_tx_burst_db(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db)
 {
-	return tx_burst(txq, pkts, n, db);
+	return tx_burst(txq, pkts, n, db, tx_post_fast);
 }
 
-/* The primary's entry point: the queue's gate held around the burst (mana_qgate.h). */
+/* A burst with the fast path of a vector build (mana_tx_sse.c, mana_tx_avx2.c). */
 uint16_t
-mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+mana_tx_burst_db_fast(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db,
+		      mana_tx_fast_fn fast)
+{
+	return tx_burst(txq, pkts, n, db, fast);
+}
+
+/*
+ * The primary's entry points, one per fast path: the queue's gate held
+ * around the burst (mana_qgate.h).
+ */
+static __rte_always_inline uint16_t
+tx_burst_gated(void *q, struct rte_mbuf **pkts, uint16_t n, mana_tx_fast_fn fast)
 {
 	struct mana_txq *txq = q;
 	uint16_t nb;
 
 	if (unlikely(!mana_qgate_enter(txq->gate)))
 		return 0;
-	nb = tx_burst(txq, pkts, n, txq->db_page);
+	nb = tx_burst(txq, pkts, n, txq->db_page, fast);
 	mana_qgate_leave(txq->gate);
 	return nb;
 }
+
+uint16_t
+mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	return tx_burst_gated(q, pkts, n, tx_post_fast);
+}
+
+#ifdef MANA_HAVE_TX_VEC
+uint16_t
+mana_tx_burst_sse(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	return tx_burst_gated(q, pkts, n, mana_tx_post_fast_sse);
+}
+
+uint16_t
+mana_tx_burst_avx2(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	return tx_burst_gated(q, pkts, n, mana_tx_post_fast_avx2);
+}
+#endif
 
 /* Control path, the queue's gate closed: retire every completion there is. */
 int
