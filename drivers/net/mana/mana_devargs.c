@@ -20,6 +20,8 @@
  *   tx_cqe_suppress=0|1 V P  one TX completion per burst instead of per packet (default 1)
  *   recovery=auto|manual V P  after a device reset: the driver recovers the port
  *                            (default) or raises INTR_RESET for rte_eth_dev_reset()
+ *   datapath=auto|scalar|sse|avx2 V P  burst functions (default auto: the widest the
+ *                            CPU and EAL's max SIMD bitwidth allow; mana_datapath.c)
  *   recovery_timeout=<ms> V P  longest wait for the device to come back (100..600000,
  *                            default 30000)
  * and, in V and E, the software device's settings, parsed by the model's one
@@ -203,6 +205,20 @@ parse_recovery_timeout(const char *val, struct mana_devargs *da, const char **wh
 	return 0;
 }
 
+static int
+parse_datapath(const char *val, struct mana_devargs *da, const char **why)
+{
+	if (da->datapath_given) {
+		*why = "given twice";
+		return -EINVAL;
+	}
+	da->datapath_given = true;
+	if (mana_datapath_parse(val, &da->datapath) != 0)
+		return -EINVAL;
+	*why = mana_datapath_unavailable(da->datapath);
+	return *why == NULL ? 0 : -EINVAL;
+}
+
 static const struct mana_devarg_key mana_keys[] = {
 	{ "ibdev", S_VDEV, "an rdma-core device name (1..63 chars)", parse_ibdev },
 	{ "model", S_VDEV, "a model device name (1..31 chars)", parse_model },
@@ -211,6 +227,7 @@ static const struct mana_devarg_key mana_keys[] = {
 	{ "recovery", S_VDEV | S_PCI, "auto or manual", parse_recovery },
 	{ "recovery_timeout", S_VDEV | S_PCI, "milliseconds, 100..600000",
 	  parse_recovery_timeout },
+	{ "datapath", S_VDEV | S_PCI, "auto, scalar, sse or avx2", parse_datapath },
 };
 
 /* Scopes where the software device's settings (mana_model_settings_set) apply. */

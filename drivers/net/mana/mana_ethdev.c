@@ -365,8 +365,9 @@ mana_dev_start_locked(struct rte_eth_dev *dev, bool keep_states)
 		return ret;
 	}
 	rte_wmb();
-	dev->rx_pkt_burst = dev->data->scattered_rx ? mana_rx_burst_scatter : mana_rx_burst;
-	dev->tx_pkt_burst = mana_tx_burst;
+	priv->dp = mana_datapath_pick(priv);
+	dev->rx_pkt_burst = mana_datapath_rx(priv->dp, dev->data->scattered_rx);
+	dev->tx_pkt_burst = mana_datapath_tx(priv->dp);
 	/* Last: from here on, bursts of any process may run (mana_qgate.h). */
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		if (dev->data->rx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
@@ -464,7 +465,8 @@ mana_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_bur
 			 "Scalar, scattered (%u SGEs, %u-byte frames), coalesced CQEs",
 			 rxq->sge_k, rxq->frame_cap);
 	else
-		snprintf(mode->info, sizeof(mode->info), "Scalar, coalesced CQEs, bulk refill");
+		snprintf(mode->info, sizeof(mode->info), "%s, coalesced CQEs, bulk refill",
+			 mana_datapath_mode_name(mana_priv(dev)->dp));
 	return 0;
 }
 
@@ -475,8 +477,8 @@ mana_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_bur
 	const struct mana_txq *txq = dev->data->tx_queues[qid];
 	uint64_t ol = txq != NULL ? txq->offloads : dev->data->dev_conf.txmode.offloads;
 
-	snprintf(mode->info, sizeof(mode->info), "Scalar, CQE suppression %s%s",
-		 priv->tx_cqe_suppress ? "on" : "off",
+	snprintf(mode->info, sizeof(mode->info), "%s, CQE suppression %s%s",
+		 mana_datapath_mode_name(priv->dp), priv->tx_cqe_suppress ? "on" : "off",
 		 ol & RTE_ETH_TX_OFFLOAD_TCP_TSO ? ", TSO" : "");
 	return 0;
 }
@@ -765,6 +767,8 @@ mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_po
 	priv->mac = *mac;
 	priv->tx_cqe_suppress = da->tx_cqe_suppress;
 	priv->recovery_manual = da->recovery_manual;
+	priv->dp_want = da->datapath;
+	priv->dp = mana_datapath_pick(priv);
 	priv->recovery_timeout_ms = da->recovery_timeout_ms;
 	rte_spinlock_recursive_init(&priv->ctl_lock);
 	priv->shared = shared;

@@ -65,12 +65,22 @@ enum mana_devargs_scope {
 	MANA_DEVARGS_MODEL_ENV,	/* MANA_MODEL_PCI=<BDF>,...: the model's own keys */
 };
 
+/* Burst function builds (mana_datapath.c); the order is that of width. */
+enum mana_datapath {
+	MANA_DP_AUTO,		/* devarg default: the widest the CPU and EAL allow */
+	MANA_DP_SCALAR,
+	MANA_DP_SSE,		/* SSE4.2, 128-bit */
+	MANA_DP_AVX2,		/* AVX2, 256-bit */
+};
+
 struct mana_devargs {
 	char ibdev[MANA_IBDEV_NAME_LEN];	/* "" : software model */
 	char model[MANA_MODEL_NAME_LEN];	/* "" : named after the vdev */
 	unsigned int nmac;
 	struct rte_ether_addr mac[MANA_MAX_MAC_ARGS];
 	bool tx_cqe_suppress;			/* default true */
+	enum mana_datapath datapath;		/* default auto */
+	bool datapath_given;
 	bool tx_cqe_suppress_given;		/* a second one is refused */
 	bool recovery_manual;			/* recovery=manual; default auto */
 	bool recovery_given;
@@ -370,6 +380,8 @@ struct mana_priv {
 	uint16_t mtu_applied;		/* last MTU given to the device; 0: unknown */
 	bool tx_cqe_suppress;
 	bool started;
+	enum mana_datapath dp_want;	/* devarg datapath= */
+	enum mana_datapath dp;		/* burst functions since the last start */
 	/* RSS. */
 	uint8_t rss_key[MANA_RSS_KEY_LEN];
 	uint64_t rss_hf;
@@ -517,6 +529,15 @@ uint64_t mana_rx_cqe_ol_flags(uint32_t dw1);
 uint32_t mana_rx_ptype(const uint8_t *p, uint32_t len);
 void mana_rx_vlan_reinsert(struct rte_mbuf *m);
 void mana_rx_lkey_reload(struct mana_rxq *rxq);
+#ifdef MANA_HAVE_VEC
+/* SSE4.2 and AVX2 builds (mana_rx_sse.c, mana_rx_avx2.c; mana_datapath.c chooses) */
+uint16_t mana_rx_burst_sse(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mana_rx_burst_db_sse(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+			      uint8_t *db);
+uint16_t mana_rx_burst_avx2(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mana_rx_burst_db_avx2(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+			       uint8_t *db);
+#endif
 
 /* mana_rx_scatter.c */
 uint16_t mana_rx_burst_scatter(void *rxq, struct rte_mbuf **pkts, uint16_t n);
@@ -557,13 +578,13 @@ uint16_t mana_tx_burst_db(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t
 /*
  * TX fast paths (mana_tx_fast.h): post up to max plain packets as 1-BU WQEs,
  * returning the number posted; scalar in mana_tx.c, SSE4.2 and AVX2 builds
- * in mana_tx_sse.c and mana_tx_avx2.c (x86 only: MANA_HAVE_TX_VEC). The
+ * in mana_tx_sse.c and mana_tx_avx2.c (x86 only: MANA_HAVE_VEC). The
  * CPU must have the build's instructions (mana_datapath.c chooses).
  */
 typedef uint32_t (*mana_tx_fast_fn)(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max);
 uint16_t mana_tx_burst_db_fast(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n,
 			       uint8_t *db, mana_tx_fast_fn fast);
-#ifdef MANA_HAVE_TX_VEC
+#ifdef MANA_HAVE_VEC
 uint32_t mana_tx_post_fast_sse(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max);
 uint32_t mana_tx_post_fast_avx2(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max);
 uint16_t mana_tx_burst_sse(void *txq, struct rte_mbuf **pkts, uint16_t n);
@@ -587,6 +608,22 @@ void mana_txq_stop(struct mana_txq *txq);
 int mana_tx_queue_stop(struct rte_eth_dev *dev, uint16_t qid);
 int mana_tx_queue_start(struct rte_eth_dev *dev, uint16_t qid);
 void mana_txq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_txq_info *qinfo);
+
+/* mana_datapath.c */
+int mana_datapath_parse(const char *val, enum mana_datapath *dp);
+const char *mana_datapath_name(enum mana_datapath dp);
+const char *mana_datapath_mode_name(enum mana_datapath dp);
+/* Why this CPU and build cannot run dp (sse, avx2), or NULL when they can. */
+const char *mana_datapath_unavailable(enum mana_datapath dp);
+/* The path a start installs, from dp_want, the CPU and EAL's max SIMD bitwidth. */
+enum mana_datapath mana_datapath_pick(const struct mana_priv *priv);
+eth_rx_burst_t mana_datapath_rx(enum mana_datapath dp, bool scattered);
+eth_tx_burst_t mana_datapath_tx(enum mana_datapath dp);
+/* The bodies of path dp, for a caller that holds the queue's gate (mana_mp_rxtx.c). */
+uint16_t mana_datapath_rx_db(enum mana_datapath dp, bool scattered, struct mana_rxq *rxq,
+			     struct rte_mbuf **pkts, uint16_t n, uint8_t *db);
+uint16_t mana_datapath_tx_db(enum mana_datapath dp, struct mana_txq *txq,
+			     struct rte_mbuf **pkts, uint16_t n, uint8_t *db);
 
 /* mana_rss.c */
 void mana_rss_init(struct mana_priv *priv);

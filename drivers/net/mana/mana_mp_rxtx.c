@@ -188,9 +188,8 @@ mana_rx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
 			proc_remap(pq->proc, pq->priv);
 			return 0;
 		}
-		nb = pq->priv->dev_data->scattered_rx ?
-			mana_rx_burst_scatter_db(rxq, pkts, n, db) :
-			mana_rx_burst_db(rxq, pkts, n, db);
+		nb = mana_datapath_rx_db(pq->priv->dp, pq->priv->dev_data->scattered_rx, rxq,
+					 pkts, n, db);
 	}
 	proc_queue_leave(pq, true);
 	return nb;
@@ -213,7 +212,7 @@ mana_tx_burst_secondary(void *q, struct rte_mbuf **pkts, uint16_t n)
 			proc_remap(pq->proc, pq->priv);
 			return 0;
 		}
-		nb = mana_tx_burst_db(txq, pkts, n, db);
+		nb = mana_datapath_tx_db(pq->priv->dp, txq, pkts, n, db);
 	}
 	proc_queue_leave(pq, false);
 	return nb;

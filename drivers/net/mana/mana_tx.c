@@ -601,7 +601,7 @@ mana_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	return tx_burst_gated(q, pkts, n, tx_post_fast);
 }
 
-#ifdef MANA_HAVE_TX_VEC
+#ifdef MANA_HAVE_VEC
 uint16_t
 mana_tx_burst_sse(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
