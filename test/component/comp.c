@@ -35,6 +35,10 @@ comp_eal_init(const char *prog)
 	};
 	const char *base = strrchr(prog, '/');
 
+	if (comp_datapath() != NULL && !comp_datapath_runs_here(comp_datapath())) {
+		printf("SKIP: MANA_TEST_DATAPATH=%s: this CPU cannot run it\n", comp_datapath());
+		exit(77);
+	}
 	snprintf(prefix, sizeof(prefix), "comp_%s_%d", base != NULL ? base + 1 : prog,
 		 (int)getpid());
 	if (rte_eal_init(RTE_DIM(argv), argv) < 0) {
@@ -102,11 +106,48 @@ comp_run(const struct comp_case *cases, unsigned int n, int argc, char **argv)
 
 /* ---- devices ------------------------------------------------------------ */
 
+/*
+ * MANA_TEST_DATAPATH=<path> runs every device a case creates on that
+ * datapath (datapath=<path> appended unless the case gives one): meson runs
+ * the datapath cases once per path. comp_datapath() is the path asked for.
+ */
+const char *
+comp_datapath(void)
+{
+	const char *dp = getenv("MANA_TEST_DATAPATH");
+
+	return dp != NULL && dp[0] != '\0' ? dp : NULL;
+}
+
+bool
+comp_datapath_runs_here(const char *dp)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	if (strcmp(dp, "avx2") == 0)
+		return __builtin_cpu_supports("avx2");
+	if (strcmp(dp, "sse") == 0)
+		return __builtin_cpu_supports("sse4.2");
+#else
+	if (strcmp(dp, "avx2") == 0 || strcmp(dp, "sse") == 0)
+		return false;
+#endif
+	return true;
+}
+
 int
 comp_vdev_create(const char *name, const char *args)
 {
-	int ret = rte_vdev_init(name, args);
+	const char *dp = comp_datapath();
+	char full[1024];
+	int ret;
 
+	if (dp != NULL && strstr(args, "datapath=") == NULL && strstr(args, "ibdev=") == NULL) {
+		snprintf(full, sizeof(full), "%s%sdatapath=%s", args, args[0] != '\0' ? "," : "",
+			 dp);
+		args = full;
+	}
+	ret = rte_vdev_init(name, args);
 	if (ret != 0)
 		fprintf(stderr, "  rte_vdev_init(%s, %s): %d\n", name, args, ret);
 	return ret;

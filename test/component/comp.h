@@ -47,6 +47,10 @@ int comp_run(const struct comp_case *cases, unsigned int n, int argc, char **arg
 
 /* rte_vdev_init(name, args); returns 0 or a negative errno. */
 int comp_vdev_create(const char *name, const char *args);
+/* MANA_TEST_DATAPATH, or NULL: the datapath comp_vdev_create gives every device. */
+const char *comp_datapath(void);
+/* This CPU (and build target) runs datapath dp. */
+bool comp_datapath_runs_here(const char *dp);
 /* comp_vdev_create with EAL's log captured in buf (cleared first, NUL-terminated). */
 int comp_vdev_create_logged(const char *name, const char *args, char *buf, size_t size);
 /* EAL's log into buf until comp_log_end (NULL: buf could not be opened). */

@@ -339,7 +339,7 @@ test_settings(void)
 	CHECK_MSG(strstr(log, "sets port 1 but ports=1") != NULL, "log: %s", log);
 	CHECK(comp_vdev_create_logged("net_mana_bad7", "sysfs=/tmp", log, sizeof(log)) != 0);
 	CHECK_MSG(strstr(log, "unknown key 'sysfs' (allowed here: ibdev, model, mac, "
-			 "tx_cqe_suppress, recovery, recovery_timeout, ports, mac<N>, wire, "
+			 "tx_cqe_suppress, recovery, recovery_timeout, datapath, ports, mac<N>, wire, "
 			 "wire<N>, doorbell, coalesce, "
 			 "engine_cpu, numa, max_qp, part)") != NULL, "log: %s", log);
 	CHECK(mana_model_find("net_mana_bad4") == NULL);

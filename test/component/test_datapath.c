@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 net_mana authors
+ */
+
+/*
+ * The datapaths (NIC guide, "Datapath"): scalar, SSE4.2 and AVX2 burst
+ * functions, chosen by devarg datapath= and EAL's max SIMD bitwidth.
+ *  - burst_mode: rte_eth_{rx,tx}_burst_mode_get names the path a port runs;
+ *    auto is the widest the CPU has;
+ *  - simd_bitwidth: a narrower EAL maximum (rte_vect_set_max_simd_bitwidth)
+ *    makes auto and a forced path give way, with a log line;
+ *  - bad_value: an unknown path or a second datapath= fails the probe;
+ *  - paths_agree: the same 1600 frames (IPv4/IPv6, TCP/UDP, fragments,
+ *    options, VLAN tags, bad checksums, 60..1514 bytes, in runs of one kind
+ *    and mixed, so that vector groups form, break and restart) received on
+ *    every path, with and without VLAN_STRIP, in burst sizes 1..32: every
+ *    mbuf field the RX path writes and every data byte are the same as on
+ *    the scalar path, and the frames sent back through each path's TX are
+ *    the frames received (the loop's second port).
+ * The other datapath tests run once per path (MANA_TEST_DATAPATH, meson).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_hash_crc.h>
+#include <rte_vect.h>
+
+#include "comp.h"
+
+#define DP_FRAMES	1600
+#define DP_POOL_N	8192
+
+static const char *const dp_paths[] = { "scalar", "sse", "avx2" };
+static const char *const dp_modes[] = { "Scalar", "SSE4.2", "AVX2" };
+
+/* What the RX path wrote into one mbuf, and its data. */
+struct dp_sig {
+	uint32_t pkt_len, data_len, nb_segs, packet_type, hash, data_crc;
+	uint64_t ol_flags;
+	uint16_t vlan_tci, port, refcnt, data_off;
+};
+
+static struct dp_sig dp_ref[2][DP_FRAMES];
+static uint8_t dp_frame[DP_FRAMES][RTE_ETHER_MAX_LEN];
+static uint32_t dp_len[DP_FRAMES];
+
+static struct rte_mempool *
+dp_pool(void)
+{
+	static struct rte_mempool *mp;
+
+	if (mp == NULL)
+		mp = comp_pool("dp_pool", DP_POOL_N, RTE_MBUF_DEFAULT_BUF_SIZE);
+	return mp;
+}
+
+/* The name burst_mode_get gives path dp (an index of dp_paths). */
+static bool
+dp_mode_is(const char *info, unsigned int dp)
+{
+	size_t n = strlen(dp_modes[dp]);
+
+	return strncmp(info, dp_modes[dp], n) == 0 && info[n] == ',';
+}
+
+static int
+dp_start(const char *vdev, const char *args, uint64_t rx_offloads, int *pid)
+{
+	struct comp_port_cfg pc = {
+		.nb_rxq = 1, .nb_txq = 1, .rss = true,
+		.rss_hf = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_NONFRAG_IPV4_UDP |
+			  RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_TCP | RTE_ETH_RSS_NONFRAG_IPV6_UDP,
+		.rx_offloads = rx_offloads,
+	};
+
+	if (comp_vdev_create(vdev, args) != 0)
+		return -1;
+	*pid = comp_port_of(vdev, 0);
+	if (*pid < 0 || dp_pool() == NULL)
+		return -1;
+	return comp_port_start((uint16_t)*pid, &pc, dp_pool());
+}
+
+static void
+test_burst_mode(void)
+{
+	struct rte_eth_burst_mode rx, tx;
+	unsigned int i, widest = 0;
+	char vdev[32], args[64];
+	int pid;
+
+	for (i = 0; i < RTE_DIM(dp_paths); i++) {
+		if (!comp_datapath_runs_here(dp_paths[i]))
+			continue;
+		widest = i;
+		snprintf(vdev, sizeof(vdev), "net_mana_dpm%u", i);
+		snprintf(args, sizeof(args), "wire=loop,datapath=%s", dp_paths[i]);
+		REQUIRE_EQ(dp_start(vdev, args, 0, &pid), 0);
+		REQUIRE_EQ(rte_eth_rx_burst_mode_get(pid, 0, &rx), 0);
+		REQUIRE_EQ(rte_eth_tx_burst_mode_get(pid, 0, &tx), 0);
+		CHECK_MSG(dp_mode_is(rx.info, i), "datapath=%s: RX burst mode '%s'", dp_paths[i],
+			  rx.info);
+		CHECK_MSG(dp_mode_is(tx.info, i), "datapath=%s: TX burst mode '%s'", dp_paths[i],
+			  tx.info);
+		CHECK_EQ(rte_eth_dev_stop(pid), 0);
+		comp_vdev_destroy(vdev);
+	}
+	/* auto: the widest this CPU runs (EAL's default bitwidth allows 256) */
+	REQUIRE_EQ(dp_start("net_mana_dpma", "wire=loop,datapath=auto", 0, &pid), 0);
+	REQUIRE_EQ(rte_eth_rx_burst_mode_get(pid, 0, &rx), 0);
+	CHECK_MSG(dp_mode_is(rx.info, widest), "auto: RX burst mode '%s', want %s", rx.info,
+		  dp_modes[widest]);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	comp_vdev_destroy("net_mana_dpma");
+}
+
+static void
+test_simd_bitwidth(void)
+{
+	struct rte_eth_burst_mode rx, tx;
+	char log[4096];
+	FILE *f;
+	int pid;
+
+	if (!comp_datapath_runs_here("avx2")) {
+		printf("  (no AVX2 here: nothing to give way)\n");
+		return;
+	}
+	REQUIRE_EQ(rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_128), 0);
+	f = comp_log_begin(log, sizeof(log));
+	REQUIRE(f != NULL);
+	REQUIRE_EQ(dp_start("net_mana_dpw", "wire=loop,datapath=avx2", 0, &pid), 0);
+	comp_log_end(f);
+	CHECK_MSG(strstr(log, "datapath=avx2 needs 256-bit SIMD, EAL allows 128: running sse") !=
+		  NULL, "log: %s", log);
+	REQUIRE_EQ(rte_eth_rx_burst_mode_get(pid, 0, &rx), 0);
+	REQUIRE_EQ(rte_eth_tx_burst_mode_get(pid, 0, &tx), 0);
+	CHECK_MSG(dp_mode_is(rx.info, 1) && dp_mode_is(tx.info, 1), "burst modes '%s', '%s'",
+		  rx.info, tx.info);
+	/* Chosen at every start: scalar below 128 bits. */
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	REQUIRE_EQ(rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_DISABLED), 0);
+	CHECK_EQ(rte_eth_dev_start(pid), 0);
+	REQUIRE_EQ(rte_eth_rx_burst_mode_get(pid, 0, &rx), 0);
+	CHECK_MSG(dp_mode_is(rx.info, 0), "64-bit: RX burst mode '%s'", rx.info);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	comp_vdev_destroy("net_mana_dpw");
+	REQUIRE_EQ(rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_256), 0);
+}
+
+static void
+test_bad_value(void)
+{
+	char log[4096];
+
+	CHECK(comp_vdev_create_logged("net_mana_dpb", "datapath=neon", log, sizeof(log)) != 0);
+	CHECK_MSG(strstr(log, "bad value 'neon' for key 'datapath' (allowed: auto, scalar, sse "
+			 "or avx2)") != NULL, "log: %s", log);
+	CHECK(comp_vdev_create_logged("net_mana_dpb", "datapath=sse,datapath=sse", log,
+				      sizeof(log)) != 0);
+	CHECK_MSG(strstr(log, "for key 'datapath': given twice") != NULL, "log: %s", log);
+	CHECK(comp_vdev_create_logged("net_mana_dpb", "datapath=AVX2", log, sizeof(log)) != 0);
+	CHECK(mana_model_find("net_mana_dpb") == NULL);
+}
+
+/* ---- paths_agree ---------------------------------------------------------- */
+
+/* An 802.1Q tag after the MAC addresses of frame i. */
+static void
+dp_tag(unsigned int i, uint16_t tci)
+{
+	uint8_t *p = dp_frame[i];
+
+	memmove(p + 16, p + 12, dp_len[i] - 12);
+	p[12] = 0x81;
+	p[13] = 0x00;
+	p[14] = (uint8_t)(tci >> 8);
+	p[15] = (uint8_t)tci;
+	dp_len[i] += 4;
+}
+
+/* Frame i of the fixed sequence: kinds in runs of 1..9, lengths from a fixed PRNG. */
+static void
+dp_frames_build(void)
+{
+	uint32_t rnd = 12345, kind = 0, run = 0, l3;
+	struct comp_frame f;
+	unsigned int i;
+
+	for (i = 0; i < DP_FRAMES; i++) {
+		if (run == 0) {
+			rnd = rnd * 1103515245u + 12345u;
+			kind = (rnd >> 16) % 10;
+			/* mostly plain IPv4 (vector groups), in runs of 1..9 */
+			if (kind >= 6)
+				kind = 0;
+			run = 1 + (rnd >> 8) % 9;
+		}
+		run--;
+		rnd = rnd * 1103515245u + 12345u;
+		comp_frame_default(&f);
+		f.proto = (rnd >> 20) & 1 ? IPPROTO_TCP : IPPROTO_UDP;
+		f.sport = (uint16_t)(1000 + (rnd >> 12) % 64);
+		f.seed = (uint8_t)i;
+		f.len = kind == 0 && (rnd & 3) != 0 ? 64 : 60 + (rnd >> 4) % (1514 - 60 - 4 + 1);
+		f.ipv6 = kind == 1;
+		f.bad_ip_csum = kind == 4 && (rnd & 1);
+		f.bad_l4_csum = kind == 4 && !(rnd & 1);
+		if (f.ipv6 && f.len < 80)	/* Ethernet + IPv6 + TCP fits */
+			f.len = 80;
+		dp_len[i] = comp_frame_build(dp_frame[i], &f);
+		l3 = RTE_ETHER_HDR_LEN;
+		if (kind == 2)	/* IPv4 fragment: MF set, the L4 header not checked */
+			dp_frame[i][l3 + 6] |= 0x20;
+		else if (kind == 3)	/* IPv4 IHL 6 (the type only: the header is not re-laid) */
+			dp_frame[i][l3] = 0x46;
+		else if (kind == 5)	/* tagged, VLAN ID from the run */
+			dp_tag(i, (uint16_t)(100 + run));
+	}
+}
+
+static void
+dp_sig_of(const struct rte_mbuf *m, struct dp_sig *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->pkt_len = m->pkt_len;
+	s->data_len = m->data_len;
+	s->nb_segs = m->nb_segs;
+	s->packet_type = m->packet_type;
+	s->hash = m->hash.rss;
+	s->ol_flags = m->ol_flags;
+	s->vlan_tci = m->vlan_tci;
+	s->port = m->port;
+	s->refcnt = rte_mbuf_refcnt_read(m);
+	s->data_off = m->data_off;
+	s->data_crc = rte_hash_crc(rte_pktmbuf_mtod(m, const void *), m->data_len, 0);
+}
+
+/*
+ * Inject every frame into port 0 of vdev (wire none) and receive them in
+ * burst sizes cycling through 32, 7, 1, 16, 5, 4, 3; their signatures into
+ * sig. Every 64th burst goes back out through port 1 (pair wire to port 2):
+ * port 2 must get exactly the bytes that went out.
+ */
+static uint32_t
+dp_receive(uint16_t pid, uint16_t tx_pid, uint16_t back_pid, struct mana_model *m,
+	   struct dp_sig *sig)
+{
+	static const uint16_t sizes[] = { 32, 7, 1, 16, 5, 4, 3 };
+	static uint32_t crc_out[DP_FRAMES];
+	uint32_t got = 0, k, j, burst = 0, nonempty = 0, injected = 0, sent = 0, returned = 0;
+	struct rte_mbuf *pkts[32], *back[32];
+	struct rte_ether_addr back_mac;
+	uint64_t t0 = comp_now_ms();
+	bool sent_crc_ok = true;
+	uint16_t n;
+
+	if (rte_eth_macaddr_get(back_pid, &back_mac) != 0)
+		return 0;
+	while (got < DP_FRAMES && comp_now_ms() - t0 < COMP_WAIT_MS) {
+		/* keep up to 256 frames ahead of the receiver (the RQ holds 256) */
+		while (injected < DP_FRAMES && injected - got < 200) {
+			if (mana_model_inject_rx(m, 0, dp_frame[injected], dp_len[injected]) != 0)
+				break;
+			injected++;
+		}
+		n = rte_eth_rx_burst(pid, 0, pkts, sizes[burst++ % RTE_DIM(sizes)]);
+		for (k = 0; k < n && got + k < DP_FRAMES; k++)
+			dp_sig_of(pkts[k], &sig[got + k]);
+		got += n;
+		/*
+		 * Every 8th burst back out, addressed to port 2, whose device strips
+		 * a tag: only frames without one in their data (crc 0: not compared).
+		 */
+		if (n != 0 && ++nonempty % 8 == 0) {
+			for (k = 0; k < n; k++) {
+				rte_pktmbuf_mtod(pkts[k], struct rte_ether_hdr *)->dst_addr = back_mac;
+				crc_out[sent + k] = (pkts[k]->ol_flags & (RTE_MBUF_F_RX_VLAN |
+					RTE_MBUF_F_RX_VLAN_STRIPPED)) == RTE_MBUF_F_RX_VLAN ? 0 :
+					rte_hash_crc(rte_pktmbuf_mtod(pkts[k], const void *),
+						     pkts[k]->data_len, 0);
+			}
+			j = comp_tx_all(tx_pid, 0, pkts, n, COMP_WAIT_MS);
+			sent += j;
+			comp_free(pkts + j, n - j);
+		} else {
+			comp_free(pkts, n);
+		}
+	}
+	while (returned < sent && comp_now_ms() - t0 < 2 * COMP_WAIT_MS) {
+		n = rte_eth_rx_burst(back_pid, 0, back, 32);
+		for (k = 0; k < n; k++)
+			if (returned + k < sent && crc_out[returned + k] != 0 &&
+			    rte_hash_crc(rte_pktmbuf_mtod(back[k], const void *),
+					 back[k]->data_len, 0) != crc_out[returned + k])
+				sent_crc_ok = false;
+		returned += n;
+		comp_free(back, n);
+	}
+	CHECK_MSG(sent > 0 && returned == sent && sent_crc_ok, "sent back %u, returned %u, "
+		  "bytes %s", sent, returned, sent_crc_ok ? "equal" : "differ");
+	return got;
+}
+
+static void
+test_paths_agree(void)
+{
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1 };
+	static struct dp_sig sig[DP_FRAMES];
+	char vdev[32], args[160];
+	unsigned int p, strip, i, diff;
+	struct mana_model *m;
+	int pid, tx_pid, back_pid;
+	uint32_t got;
+
+	dp_frames_build();
+	for (p = 0; p < RTE_DIM(dp_paths); p++) {
+		if (!comp_datapath_runs_here(dp_paths[p])) {
+			printf("  (datapath %s does not run here)\n", dp_paths[p]);
+			continue;
+		}
+		for (strip = 0; strip < 2; strip++) {
+			snprintf(vdev, sizeof(vdev), "net_mana_dpa%u%u", p, strip);
+			/* port 0 gets the injected frames; 1 -> 2 on a pair wire */
+			snprintf(args, sizeof(args), "ports=3,wire=none,wire=pair:2,wire=pair:1,"
+				 "mac0=02:00:00:00:00:03,datapath=%s", dp_paths[p]);
+			REQUIRE_EQ(dp_start(vdev, args, strip ? RTE_ETH_RX_OFFLOAD_VLAN_STRIP : 0,
+					    &pid), 0);
+			m = mana_model_find(vdev);
+			tx_pid = comp_port_of(vdev, 1);
+			back_pid = comp_port_of(vdev, 2);
+			REQUIRE(m != NULL && tx_pid >= 0 && back_pid >= 0);
+			REQUIRE_EQ(comp_port_start(tx_pid, &pc, dp_pool()), 0);
+			REQUIRE_EQ(comp_port_start(back_pid, &pc, dp_pool()), 0);
+			got = dp_receive(pid, tx_pid, back_pid, m, p == 0 ? dp_ref[strip] : sig);
+			CHECK_MSG(got == DP_FRAMES, "datapath %s strip %u: %u of %u frames",
+				  dp_paths[p], strip, got, DP_FRAMES);
+			for (i = 0, diff = 0; p != 0 && i < got && diff < 5; i++) {
+				/* the port id is the only field allowed to differ (another vdev) */
+				sig[i].port = dp_ref[strip][i].port;
+				if (memcmp(&sig[i], &dp_ref[strip][i], sizeof(sig[i])) == 0)
+					continue;
+				diff++;
+				CHECK_MSG(false, "datapath %s strip %u frame %u: len %u/%u ol 0x%llx/"
+					  "0x%llx ptype 0x%x/0x%x hash 0x%x/0x%x tci %u/%u crc "
+					  "0x%x/0x%x (this path/scalar)", dp_paths[p], strip, i,
+					  sig[i].pkt_len, dp_ref[strip][i].pkt_len,
+					  (unsigned long long)sig[i].ol_flags,
+					  (unsigned long long)dp_ref[strip][i].ol_flags,
+					  sig[i].packet_type, dp_ref[strip][i].packet_type,
+					  sig[i].hash, dp_ref[strip][i].hash, sig[i].vlan_tci,
+					  dp_ref[strip][i].vlan_tci, sig[i].data_crc,
+					  dp_ref[strip][i].data_crc);
+			}
+			CHECK_EQ(rte_eth_dev_stop(pid), 0);
+			CHECK_EQ(rte_eth_dev_stop(tx_pid), 0);
+			CHECK_EQ(rte_eth_dev_stop(back_pid), 0);
+			comp_vdev_destroy(vdev);
+		}
+	}
+	/* the sequence exercised what it is for */
+	for (i = 0, diff = 0; i < DP_FRAMES; i++)
+		diff |= (dp_ref[1][i].ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED ? 1 : 0) |
+			(dp_ref[0][i].ol_flags & RTE_MBUF_F_RX_IP_CKSUM_BAD ? 2 : 0) |
+			(RTE_ETH_IS_IPV6_HDR(dp_ref[0][i].packet_type) ? 4 : 0) |
+			((dp_ref[0][i].packet_type & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_FRAG ?
+			 8 : 0) |
+			((dp_ref[0][i].packet_type & RTE_PTYPE_L3_MASK) == RTE_PTYPE_L3_IPV4_EXT ?
+			 16 : 0) |
+			(dp_ref[0][i].ol_flags & RTE_MBUF_F_RX_L4_CKSUM_BAD ? 32 : 0);
+	CHECK_MSG(diff == 63, "kinds seen: 0x%x of 0x3f", diff);
+}
+
+static const struct comp_case cases[] = {
+	{ "burst_mode", test_burst_mode },
+	{ "simd_bitwidth", test_simd_bitwidth },
+	{ "bad_value", test_bad_value },
+	{ "paths_agree", test_paths_agree },
+};
+
+int
+main(int argc, char **argv)
+{
+	comp_eal_init(argv[0]);
+	return comp_run(cases, RTE_DIM(cases), argc, argv);
+}
