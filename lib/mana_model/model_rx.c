@@ -71,7 +71,7 @@ mm_rx_flush(struct mana_model *m)
 		d[MANA_RXCQE_PKT_HASH_DW(i)] = pd->hash[i];
 	}
 	d[MANA_RXCQE_WQE_OFFSET_DW] = pd->wqe_off;
-	mm_cq_write(m, pd->wq->cq, d, pd->wq->id, false);
+	mm_cq_write_rx(m, pd->wq->cq, d, pd->wq->id);
 	pd->wq->qst.cqes++;
 	if (pd->n > 1) {
 		m->port[pd->wq->rss->port].st.rx_coalesced_cqes++;
@@ -97,7 +97,7 @@ mm_rx_complete(struct mana_model *m, struct mm_wq *wq, uint32_t dw1, uint32_t wq
 		d[MANA_RXCQE_PKT_LEN_DW(0)] = len & MANA_RXCQE_PKT_LEN_MASK;
 		d[MANA_RXCQE_PKT_HASH_DW(0)] = hash;
 		d[MANA_RXCQE_WQE_OFFSET_DW] = wqe_off;
-		mm_cq_write(m, wq->cq, d, wq->id, false);
+		mm_cq_write_rx(m, wq->cq, d, wq->id);
 		return;
 	}
 	if (pd->n == 0) {
