@@ -245,10 +245,13 @@ mm_cq_fire(struct mana_model *m, struct mm_cq *cq)
 	}
 }
 
-/* Bytes 0-59 of the CQE at the producer, and dword 15 for it; the producer advances. */
+/*
+ * Bytes 0-59 of the CQE at the producer, which then advances; returns the
+ * CQE's dword 15 (not stored yet) and *at the CQE.
+ */
 static uint32_t
 mm_cq_fill(struct mm_cq *cq, const uint32_t *data, uint32_t wq_id, bool is_sq,
-	   struct gdma_cqe **slot)
+	   struct gdma_cqe **at)
 {
 	struct gdma_cqe *e = (struct gdma_cqe *)(void *)(cq->buf +
 							 (size_t)cq->slot * GDMA_CQE_SIZE);
@@ -262,7 +265,7 @@ mm_cq_fill(struct mm_cq *cq, const uint32_t *data, uint32_t wq_id, bool is_sq,
 		cq->slot = 0;
 		cq->owner = (cq->owner + 1) & GDMA_CQE_OWNER_MASK;
 	}
-	*slot = e;
+	*at = e;
 	return info;
 }
 
