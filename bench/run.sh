@@ -393,8 +393,9 @@ distro_unavailable() {
 }
 distro_why=$(distro_unavailable)
 
-# testpmd io forwarding with --record-core-cycles: tag peer. Ports without a
-# traffic source get 4 bursts first ("start tx_first 4"), once their links are up.
+# testpmd io forwarding with --record-core-cycles and --record-burst-stats: tag
+# peer. Ports without a traffic source get 4 bursts first ("start tx_first 4"),
+# once their links are up.
 # The measured seconds start when testpmd is ready (its mbuf pool alone can
 # take seconds on a loaded machine): line-buffered output tells when.
 tpmd() {
@@ -414,12 +415,26 @@ tpmd() {
 		timeout 120 stdbuf -oL "$testpmd" -l 0,"$ecpu" --main-lcore="$ecpu" \
 		--no-huge -m 1024 --no-pci --file-prefix=benchtp$$_$tag --log-level=lib.eal:error \
 		$(peer_vdevs 64 "$peer") -- "${mode[@]}" --forward-mode=io --nb-cores=1 --burst=32 \
-		--record-core-cycles --txd=256 --rxd=256 > "$f" 2>&1
+		--record-core-cycles --record-burst-stats --txd=256 --rxd=256 > "$f" 2>&1
 	tpmd_record "$tag" "$peer" "$f"
 }
 
-tpmd_record() {	# tag peer log: testpmd's --record-core-cycles figures into raw.txt
-	local cyc pk
+# RX bursts from testpmd's per-port "Forward statistics" blocks: RX-packets and
+# the polls of "RX-bursts : <polls> [...]". io forwarding calls tx_burst once
+# for every RX poll that returned packets and for no other (iofwd.c), so the
+# TX-bursts totals count the non-empty RX polls exactly (the RX line gives the
+# empty share in whole percent only). Prints "<packets> <polls> <non-empty polls>".
+tpmd_bursts() {	# log
+	awk '/Forward statistics for port/ { inport = 1; next }
+	     /Accumulated forward statistics/ { inport = 0 }
+	     inport && /RX-packets:/ { rx += $2 }
+	     inport && /RX-bursts :/ { polls += $3 }
+	     inport && /TX-bursts :/ { busy += $3 }
+	     END { if (polls > 0) printf "%.0f %.0f %.0f\n", rx, polls, busy }' "$1"
+}
+
+tpmd_record() {	# tag peer log: testpmd's --record-core-cycles and burst figures into raw.txt
+	local cyc pk b rx polls busy bstat=
 	cyc=$(grep -o 'CPU cycles/packet=[0-9.]*' "$3" | tail -1 | cut -d= -f2)
 	pk=$(grep -o 'total io packets=[0-9]*' "$3" | tail -1 | cut -d= -f2)
 	if [ -z "$cyc" ]; then
@@ -428,7 +443,15 @@ tpmd_record() {	# tag peer log: testpmd's --record-core-cycles figures into raw.
 		fails=$((fails + 1))
 		return
 	fi
-	echo "TESTPMD tag=$1 peer=$2 cyc_pkt=$cyc pkts=$pk" | tee -a "$raw" | sed 's/^/  /'
+	b=$(tpmd_bursts "$3")
+	if [ -n "$b" ]; then
+		read -r rx polls busy <<< "$b"
+		bstat=" rx_pkts=$rx rx_polls=$polls rx_busy_polls=$busy"
+		bstat="$bstat burst_poll=$(awk -v r="$rx" -v p="$polls" 'BEGIN {printf "%.2f", r / p}')"
+		[ "$busy" -gt 0 ] && bstat="$bstat burst_nonempty=$(awk -v r="$rx" -v b="$busy" \
+			'BEGIN {printf "%.2f", r / b}')"
+	fi
+	echo "TESTPMD tag=$1 peer=$2 cyc_pkt=$cyc pkts=$pk$bstat" | tee -a "$raw" | sed 's/^/  /'
 }
 
 # The same for Debian's own net/mana (peer distro): Debian's dpdk-testpmd in a
@@ -460,7 +483,7 @@ export MANA_MODEL='name=mana_up0,ports=2,engine_cpu=$ecpu,pci=$bdf,sysfs=$ns/sys
 timeout 120 stdbuf -oL $testpmd -l 0,$ecpu --main-lcore=$ecpu --no-huge -m 1024 \
 	--iova-mode=va --file-prefix=benchtp\$\$_distro -a $bdf --log-level=lib.eal:error -- \
 	--auto-start --forward-mode=io --nb-cores=1 --burst=32 --record-core-cycles \
-	--txd=256 --rxd=256 --no-flush-rx
+	--record-burst-stats --txd=256 --rxd=256 --no-flush-rx
 NS
 	# shellcheck disable=SC2094
 	{ wait_log "$f" 'Press enter to exit' 60; sleep "$tp_secs"; echo; } |
@@ -620,7 +643,8 @@ fi
 
 if want testpmd; then
 	purge '/^TESTPMD /d; /^FAILED tag=testpmd_/d; /^NOTMEASURED section=testpmd /d'
-	echo "== testpmd io forwarding, --record-core-cycles, DPDK $dpdk_version  [t=${SECONDS}s]"
+	echo "== testpmd io forwarding, --record-core-cycles --record-burst-stats," \
+	     "DPDK $dpdk_version  [t=${SECONDS}s]"
 	if [ $short = 1 ]; then
 		tpeers="null memif mana"
 		not_measured testpmd ring "--short runs testpmd on null, memif and mana only"

@@ -105,6 +105,11 @@ struct mana_model_config {
 	bool rx_coalesce;		/* CQE type 2 (hardware.md §1.3); default true */
 	uint16_t vendor_part_id;	/* 0 or 2 (hardware.md §7.3) */
 	uint32_t max_qp;		/* default 64 */
+	/*
+	 * RX CQEs made visible together: 1..64, default 8 (0 means the default);
+	 * 1 makes each visible as it is written (NIC guide, "Completion batching").
+	 */
+	uint32_t cqe_batch;
 	int numa_node;			/* -1: any */
 	char pci_bdf[16];		/* "" or dddd:bb:dd.f: present a PCI function in sysfs */
 	char sysfs_root[MANA_MODEL_PATH_LEN];	/* where the PCI/IB sysfs tree is written */
@@ -136,8 +141,8 @@ int mana_model_parse_wire(const char *spec, struct mana_model_wire_cfg *cfg, con
  * the one set of key names behind the PMD's devargs and the MANA_MODEL
  * environment. Keys (doc/user_guide.md, "Software device settings"):
  *   ports=1..8  mac=MAC  mac<N>=MAC  wire=<spec>  wire<N>=<spec>
- *   doorbell=queue|shared|memory  coalesce=0|1  engine_cpu=-1..1023
- *   numa=-1..1023  max_qp=1..65535  part=0|2
+ *   doorbell=queue|shared|memory  coalesce=0|1  cqe_batch=1..64
+ *   engine_cpu=-1..1023  numa=-1..1023  max_qp=1..65535  part=0|2
  *   name=<name>  pci=dddd:bb:dd.f  sysfs=<dir>      (MANA_MODEL_SETTINGS_IDENTITY)
  * The i-th mac= or wire= is that of port i; mac<N>= and wire<N>= name port N.
  * Old spellings still accepted: rx_coalesce (coalesce), cpu (engine_cpu),

@@ -186,6 +186,8 @@ mana_model_destroy_cq(struct ibv_cq *ibcq)
 		pthread_mutex_unlock(&m->lock);
 		return -EBUSY;
 	}
+	/* Nothing stays held past a queue's end (mm_rq_objects_end); never freed listed. */
+	mm_cq_publish(m, cq);
 	if (ibcq->channel != NULL)
 		ibcq->channel->refcnt--;
 	LIST_REMOVE(cq, link);
@@ -244,12 +246,12 @@ mm_cq_fire(struct mana_model *m, struct mm_cq *cq)
 }
 
 /*
- * Write one CQE (hardware.md §4.2, §14 #21): bytes 0-59, then dword 15 with
- * release order, slot P % count, owner (P / count) & 7, P from count.
+ * Bytes 0-59 of the CQE at the producer, which then advances; returns the
+ * CQE's dword 15 (not stored yet) and *at the CQE.
  */
-void
-mm_cq_write(struct mana_model *m, struct mm_cq *cq, const uint32_t *data, uint32_t wq_id,
-	    bool is_sq)
+static uint32_t
+mm_cq_fill(struct mm_cq *cq, const uint32_t *data, uint32_t wq_id, bool is_sq,
+	   struct gdma_cqe **at)
 {
 	struct gdma_cqe *e = (struct gdma_cqe *)(void *)(cq->buf +
 							 (size_t)cq->slot * GDMA_CQE_SIZE);
@@ -258,14 +260,100 @@ mm_cq_write(struct mana_model *m, struct mm_cq *cq, const uint32_t *data, uint32
 	memcpy(e->data, data, GDMA_COMP_DATA_SIZE);
 	info = GDMA_SET(GDMA_CQE_WQ_NUM, wq_id) | GDMA_SET(GDMA_CQE_IS_SQ, is_sq ? 1u : 0u) |
 	       GDMA_SET(GDMA_CQE_OWNER, cq->owner);
-	__atomic_store_n(&e->info, info, __ATOMIC_RELEASE);
 	cq->prod++;
 	if (++cq->slot == cq->count) {
 		cq->slot = 0;
 		cq->owner = (cq->owner + 1) & GDMA_CQE_OWNER_MASK;
 	}
+	*at = e;
+	return info;
+}
+
+static inline void
+mm_cq_arm_check(struct mana_model *m, struct mm_cq *cq)
+{
 	if (cq->armed && cq->prod > cq->arm_at)
 		mm_cq_fire(m, cq);
+}
+
+/*
+ * Write one CQE (hardware.md §4.2, §14 #21): bytes 0-59, then dword 15 with
+ * release order, slot P % count, owner (P / count) & 7, P from count. CQEs
+ * the CQ holds back are made visible first: completions appear in order.
+ */
+void
+mm_cq_write(struct mana_model *m, struct mm_cq *cq, const uint32_t *data, uint32_t wq_id,
+	    bool is_sq)
+{
+	struct gdma_cqe *e;
+	uint32_t info;
+
+	if (cq->held != 0)
+		mm_cq_publish(m, cq);
+	info = mm_cq_fill(cq, data, wq_id, is_sq, &e);
+	__atomic_store_n(&e->info, info, __ATOMIC_RELEASE);
+	mm_cq_arm_check(m, cq);
+}
+
+/*
+ * An RX CQE under cqe_batch (NIC guide, "Completion batching"): bytes 0-59
+ * are written now, dword 15 (owner bits, what makes the CQE valid) is held
+ * until cqe_batch CQEs are held on this CQ or the engine pass ends. The
+ * producer index advances at once, so the slots and owner bits are those
+ * of hardware.md §4.2 whatever the grouping; a consumer only sees the CQEs
+ * later, in groups.
+ */
+void
+mm_cq_write_rx(struct mana_model *m, struct mm_cq *cq, const uint32_t *data, uint32_t wq_id)
+{
+	struct gdma_cqe *e;
+
+	if (m->cfg.cqe_batch <= 1) {
+		mm_cq_write(m, cq, data, wq_id, false);
+		return;
+	}
+	if (cq->held == 0) {
+		cq->held_slot = cq->slot;
+		LIST_INSERT_HEAD(&m->held_cqs, cq, held_link);
+	}
+	cq->held_info[cq->held++] = mm_cq_fill(cq, data, wq_id, false, &e);
+	/* Never more than the ring: an overflow then looks as it does unbatched. */
+	if (cq->held >= m->cfg.cqe_batch || cq->held >= cq->count)
+		mm_cq_publish(m, cq);
+}
+
+/*
+ * The held CQEs become visible, in producer order: one release fence orders
+ * every CQE's bytes 0-59 before the group's dwords 15, which are then
+ * stored first to last (a consumer stops at the first slot not yet valid).
+ * The arm check follows, so an event never precedes the CQE it is for.
+ */
+void
+mm_cq_publish(struct mana_model *m, struct mm_cq *cq)
+{
+	uint32_t slot = cq->held_slot;
+
+	if (cq->held == 0)
+		return;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	for (uint32_t i = 0; i < cq->held; i++) {
+		struct gdma_cqe *e = (struct gdma_cqe *)(void *)(cq->buf +
+								 (size_t)slot * GDMA_CQE_SIZE);
+
+		__atomic_store_n(&e->info, cq->held_info[i], __ATOMIC_RELAXED);
+		if (++slot == cq->count)
+			slot = 0;
+	}
+	cq->held = 0;
+	LIST_REMOVE(cq, held_link);
+	mm_cq_arm_check(m, cq);
+}
+
+void
+mm_cq_publish_all(struct mana_model *m)
+{
+	while (!LIST_EMPTY(&m->held_cqs))
+		mm_cq_publish(m, LIST_FIRST(&m->held_cqs));
 }
 
 /*
@@ -278,6 +366,8 @@ mm_cq_arm(struct mana_model *m, struct mm_cq *cq, uint32_t tail)
 	uint64_t mod = (uint64_t)cq->count << GDMA_CQE_OWNER_BITS;
 	uint64_t d = (cq->prod % mod + mod - tail % mod) % mod;	/* CQEs since tail */
 
+	/* CQEs held back are published first: the arm sees what the consumer can. */
+	mm_cq_publish(m, cq);
 	if (tail >= mod)
 		mm_error(m, MM_LOG_WARNING, "CQ 0x%x: arm tail %u >= count << 3", cq->id, tail);
 	if (d <= cq->count)
@@ -285,6 +375,5 @@ mm_cq_arm(struct mana_model *m, struct mm_cq *cq, uint32_t tail)
 	else
 		cq->arm_at = cq->prod + (mod - d);	/* tail is ahead of the producer */
 	cq->armed = true;
-	if (cq->prod > cq->arm_at)
-		mm_cq_fire(m, cq);
+	mm_cq_arm_check(m, cq);
 }

@@ -169,6 +169,7 @@ mana_model_config_init(struct mana_model_config *cfg, const char *name)
 	cfg->rx_coalesce = true;
 	cfg->vendor_part_id = 2;
 	cfg->max_qp = MM_DEFAULT_MAX_QP;
+	cfg->cqe_batch = MM_DEFAULT_CQE_BATCH;
 	cfg->numa_node = -1;
 }
 
@@ -224,6 +225,11 @@ mm_config_check(const struct mana_model_config *cfg)
 		}
 	if (mm_wire_pairs_check(cfg, cfg->name, msg, sizeof(msg)) != 0) {
 		mm_log(MM_LOG_ERR, "create %s: %s", cfg->name, msg);
+		return EINVAL;
+	}
+	if (cfg->cqe_batch > MM_CQE_BATCH_MAX) {
+		mm_log(MM_LOG_ERR, "create %s: cqe_batch %u not in 1..%u", cfg->name,
+		       cfg->cqe_batch, MM_CQE_BATCH_MAX);
 		return EINVAL;
 	}
 	if (cfg->frontend != MANA_MODEL_FRONTEND_SHIM && cfg->frontend != MANA_MODEL_FRONTEND_VERBS) {
@@ -634,6 +640,8 @@ mana_model_create(const struct mana_model_config *cfg)
 	m->cfg = *cfg;
 	if (m->cfg.max_qp == 0)
 		m->cfg.max_qp = MM_DEFAULT_MAX_QP;
+	if (m->cfg.cqe_batch == 0)
+		m->cfg.cqe_batch = MM_DEFAULT_CQE_BATCH;
 	pthread_mutex_init(&m->lock, NULL);
 	LIST_INIT(&m->ctxs);
 	LIST_INIT(&m->qps);
@@ -641,6 +649,7 @@ mana_model_create(const struct mana_model_config *cfg)
 	LIST_INIT(&m->cqs);
 	LIST_INIT(&m->inds);
 	LIST_INIT(&m->chans);
+	LIST_INIT(&m->held_cqs);
 	m->id_seed = mm_fnv1a(cfg->name, 0x5eed) & 0xFFFFFFu;
 	m->key_seed = mm_fnv1a(cfg->name, 0x1c3e);
 	m->ibdev.node_type = IBV_NODE_CA;

@@ -490,6 +490,8 @@ mm_engine_pass(struct mana_model *m)
 	}
 	mm_wires_check_carrier(m);
 	mm_rx_flush(m);
+	/* The pass ends: every RX CQE held back (cqe_batch) becomes visible. */
+	mm_cq_publish_all(m);
 	m->passes++;
 	if (work != 0)
 		m->busy_passes++;

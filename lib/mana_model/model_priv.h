@@ -40,8 +40,10 @@
 #define MM_MR_HASH_SIZE		256u	/* buckets of the lkey -> MR table */
 #define MM_WIRE_BUDGET		64u	/* frames per wire per engine pass */
 #define MM_DEFAULT_MAX_QP	64u
+#define MM_DEFAULT_CQE_BATCH	8u
 #define MM_EVENT_RECORD_SIZE	8u
 #define MM_RETIRED_MAX		256u	/* ended queues whose counters are kept */
+#define MM_CQE_BATCH_MAX	64u	/* cqe_batch: RX CQEs held per CQ at most */
 
 /* Log levels (syslog numbering, same as MANA_VS_LOG_*). */
 #define MM_LOG_ERR		3
@@ -121,6 +123,15 @@ struct mm_cq {
 	bool armed;
 	uint64_t arm_at;	/* event when prod > arm_at */
 	uint64_t events_lost;
+	/*
+	 * RX CQEs written (bytes 0-59, prod advanced) whose dword 15 is not yet
+	 * stored (cqe_batch, NIC guide "Completion batching"): the first one's
+	 * slot and the dwords 15 in order. Published by mm_cq_publish.
+	 */
+	uint32_t held;
+	uint32_t held_slot;
+	uint32_t held_info[MM_CQE_BATCH_MAX];
+	LIST_ENTRY(mm_cq) held_link;	/* in m->held_cqs while held != 0 */
 	LIST_ENTRY(mm_cq) link;
 };
 
@@ -266,6 +277,7 @@ struct mana_model {
 	uint32_t key_seed, key_ctr;	/* lkeys */
 	uint32_t handle_ctr;
 	struct mm_rx_pending rxp;
+	LIST_HEAD(, mm_cq) held_cqs;	/* CQs holding RX CQEs back (cqe_batch) */
 	uint8_t txbuf[MANA_MODEL_MAX_FRAME + 8];
 	char tx_why[160];		/* why the SQ of a CQE_TX_GDMA_ERR stops (model_lso.c) */
 	bool fatal;
@@ -343,6 +355,13 @@ void mm_db_page_free(struct mm_ctx *ctx, uint64_t *page);
 /* model_cq.c */
 void mm_cq_write(struct mana_model *m, struct mm_cq *cq, const uint32_t *data,
 		 uint32_t wq_id, bool is_sq);
+/* An RX CQE, made visible with cqe_batch - 1 others or by mm_cq_publish(_all). */
+void mm_cq_write_rx(struct mana_model *m, struct mm_cq *cq, const uint32_t *data,
+		    uint32_t wq_id);
+/* Make a CQ's held CQEs visible, in order; then the arm check. */
+void mm_cq_publish(struct mana_model *m, struct mm_cq *cq);
+/* The same for every CQ holding some: end of an engine pass, reset. */
+void mm_cq_publish_all(struct mana_model *m);
 void mm_cq_arm(struct mana_model *m, struct mm_cq *cq, uint32_t tail);
 
 /* model_wq.c: SQ buffer size of rdma-core (hardware.md §2.2) */

@@ -404,6 +404,8 @@ mm_rq_objects_end(struct mm_wq *wq)
 		wq->qst.port = wq->rss->port;
 		mm_queue_retire(wq->ctx->m, wq->id, &wq->qst);
 	}
+	/* CQEs held back (cqe_batch) are for frames of this RQ: visible before the CQ resets. */
+	mm_cq_publish(wq->ctx->m, cq);
 	wq->rss = NULL;
 	wq->id = 0;
 	memset(&wq->qst, 0, sizeof(wq->qst));

@@ -71,7 +71,7 @@ mm_rx_flush(struct mana_model *m)
 		d[MANA_RXCQE_PKT_HASH_DW(i)] = pd->hash[i];
 	}
 	d[MANA_RXCQE_WQE_OFFSET_DW] = pd->wqe_off;
-	mm_cq_write(m, pd->wq->cq, d, pd->wq->id, false);
+	mm_cq_write_rx(m, pd->wq->cq, d, pd->wq->id);
 	pd->wq->qst.cqes++;
 	if (pd->n > 1) {
 		m->port[pd->wq->rss->port].st.rx_coalesced_cqes++;
@@ -97,7 +97,7 @@ mm_rx_complete(struct mana_model *m, struct mm_wq *wq, uint32_t dw1, uint32_t wq
 		d[MANA_RXCQE_PKT_LEN_DW(0)] = len & MANA_RXCQE_PKT_LEN_MASK;
 		d[MANA_RXCQE_PKT_HASH_DW(0)] = hash;
 		d[MANA_RXCQE_WQE_OFFSET_DW] = wqe_off;
-		mm_cq_write(m, wq->cq, d, wq->id, false);
+		mm_cq_write_rx(m, wq->cq, d, wq->id);
 		return;
 	}
 	if (pd->n == 0) {
@@ -323,7 +323,28 @@ mm_port_rx(struct mm_port *p, const uint8_t *frame, uint32_t len)
 	mm_rx_deliver(p, wq, frame, len, &fi, parsed, hash, ht);
 }
 
-/* A lossless wire offers each frame until its RQ has a WQE (model_wire.h). */
+/* Some RQ of the RSS QP's table can take a frame (with one RQ: the frame's own). */
+static bool
+mm_rx_any_ready(const struct mm_qp *rss)
+{
+	const struct mm_ind *t = rss->ind;
+
+	for (uint32_t i = 0; i < (1u << t->log); i++) {
+		const struct mm_wq *wq = t->wqs[i];
+
+		if (!wq->ring.stopped && !mm_ring_empty(&wq->ring))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A lossless wire offers each frame until its RQ has a WQE (model_wire.h).
+ * The wire offers the frame it holds again on every engine pass while the
+ * driver has not refilled: when no RQ has a WQE the answer is known before
+ * the frame is parsed and hashed (callgrind, testpmd io on two gen wires:
+ * such an offer cost about 210 instructions, now about 55).
+ */
 bool
 mm_port_rx_if_ready(struct mm_port *p, const uint8_t *frame, uint32_t len)
 {
@@ -338,6 +359,8 @@ mm_port_rx_if_ready(struct mm_port *p, const uint8_t *frame, uint32_t len)
 	/* A frame the vPort does not take is consumed: it never waits for a WQE. */
 	if (!mm_rx_accept(p, frame, len))
 		return true;
+	if (!mm_rx_any_ready(p->rss))
+		return false;
 	wq = mm_rx_target(p->rss, frame, len, &fi, &parsed, &hash, &ht);
 	if (wq->ring.stopped || mm_ring_empty(&wq->ring))
 		return false;

@@ -361,6 +361,19 @@ set_max_qp(struct mana_model_settings *s, int port, const char *val, const char 
 }
 
 static int
+set_cqe_batch(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	long v;
+
+	(void)port;
+	(void)why;
+	if (parse_long(val, 1, 64, &v, why) != 0)
+		return -EINVAL;
+	s->cfg.cqe_batch = (uint32_t)v;
+	return 0;
+}
+
+static int
 set_part(struct mana_model_settings *s, int port, const char *val, const char **why)
 {
 	long v;
@@ -419,6 +432,7 @@ static const struct mm_setting mm_settings[] = {
 	  "the i-th wire= is port i's, wire<N>= port N's (N 0..7)", set_wire },
 	{ "doorbell", NULL, DEV, false, "queue, shared or memory", set_doorbell },
 	{ "coalesce", "rx_coalesce", DEV, false, "0 or 1", set_coalesce },
+	{ "cqe_batch", NULL, DEV, false, "an integer 1..64", set_cqe_batch },
 	{ "engine_cpu", "cpu", DEV, false, "an integer -1..1023 (-1: not pinned), a CPU this "
 	  "process may run on",
 	  set_engine_cpu },

@@ -124,8 +124,12 @@ mana_model_reset(struct mana_model *m, uint32_t down_ms)
 		mm_error(m, MM_LOG_INFO, "reset: the device had a permanent fatal error");
 		return -EIO;
 	}
-	/* A coalesced CQE being built is written first: its frames arrived before. */
+	/*
+	 * A coalesced CQE being built is written first and every CQE held back
+	 * is made visible: their frames arrived before.
+	 */
 	mm_rx_flush(m);
+	mm_cq_publish_all(m);
 	LIST_FOREACH(ctx, &m->ctxs, link) {
 		if (ctx->dead)
 			continue;

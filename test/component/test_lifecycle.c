@@ -294,7 +294,8 @@ test_settings(void)
 
 	REQUIRE_EQ(comp_vdev_create_logged("net_mana_set", "ports=4,wire=pair:1,wire=pair:0,"
 				      "wire3=none,mac3=02:00:00:00:00:33,doorbell=shared,"
-				      "coalesce=0,engine_cpu=-1,max_qp=16", log, sizeof(log)), 0);
+				      "coalesce=0,cqe_batch=3,engine_cpu=-1,max_qp=16", log,
+				      sizeof(log)), 0);
 	CHECK_MSG(strstr(log, "deprecated") == NULL, "log: %s", log);
 	REQUIRE(mana_model_find("net_mana_set") != NULL);
 	cfg = mana_model_config(mana_model_find("net_mana_set"));
@@ -308,6 +309,7 @@ test_settings(void)
 	CHECK(!cfg->rx_coalesce);
 	CHECK_EQ(cfg->engine_cpu, -1);
 	CHECK_EQ(cfg->max_qp, 16);
+	CHECK_EQ(cfg->cqe_batch, 3);
 	pid = comp_port_of("net_mana_set", 3);
 	REQUIRE(pid >= 0);
 	CHECK_EQ(rte_eth_macaddr_get((uint16_t)pid, &mac), 0);
@@ -340,7 +342,7 @@ test_settings(void)
 	CHECK(comp_vdev_create_logged("net_mana_bad7", "sysfs=/tmp", log, sizeof(log)) != 0);
 	CHECK_MSG(strstr(log, "unknown key 'sysfs' (allowed here: ibdev, model, mac, "
 			 "tx_cqe_suppress, recovery, recovery_timeout, datapath, ports, mac<N>, wire, "
-			 "wire<N>, doorbell, coalesce, "
+			 "wire<N>, doorbell, coalesce, cqe_batch, "
 			 "engine_cpu, numa, max_qp, part)") != NULL, "log: %s", log);
 	CHECK(mana_model_find("net_mana_bad4") == NULL);
 	CHECK(mana_model_find("net_mana_bad6") == NULL);

@@ -10,7 +10,7 @@
  * sysfs tree and the engine thread are left out). Properties: a device is
  * refused with exactly one error line and accepted with none; an accepted
  * device has 1..8 ports, a wire every port can open (the wire check
- * passes), terminated names, a max_qp and part within the documented
+ * passes), terminated names, a max_qp, cqe_batch and part within the documented
  * values, and no mac or wire key naming a port past ports=.
  */
 
@@ -63,6 +63,7 @@ one_device(char *spec, unsigned int index, void *arg)
 	FUZZ_CHECK(fuzz_terminated(cfg->pci_bdf, sizeof(cfg->pci_bdf)), "pci");
 	FUZZ_CHECK(fuzz_terminated(cfg->sysfs_root, sizeof(cfg->sysfs_root)), "sysfs");
 	FUZZ_CHECK(cfg->max_qp >= 1 && cfg->max_qp <= 65535, "max_qp %u", cfg->max_qp);
+	FUZZ_CHECK(cfg->cqe_batch >= 1 && cfg->cqe_batch <= 64, "cqe_batch %u", cfg->cqe_batch);
 	FUZZ_CHECK(cfg->vendor_part_id == 0 || cfg->vendor_part_id == 2, "part %u",
 		   cfg->vendor_part_id);
 	FUZZ_CHECK(cfg->engine_cpu >= -1 && cfg->engine_cpu <= 1023, "engine_cpu %d",

@@ -5,9 +5,12 @@
 /*
  * The device engine's RX side, driven by hand (manual mode): delivery over a
  * loop wire, coalescing, truncation, drops (no WQE, bad SGE, injected, link
- * down), the outer 802.1Q tag moved into the CQE (NIC guide, "Receive") and
- * the port and queue counters (hardware.md §4, §14 #18).
+ * down), the outer 802.1Q tag moved into the CQE (NIC guide, "Receive"), the
+ * port and queue counters (hardware.md §4, §14 #18) and CQE batching
+ * (cqe_batch, NIC guide "Completion batching").
  */
+
+#include <poll.h>
 
 #include "engine_harness.h"
 
@@ -750,6 +753,209 @@ test_rx_scatter_vlan(void)
 	h_close(&h);
 }
 
+
+/* ---- cqe_batch: CQEs made visible in groups ------------------------------------ */
+
+/*
+ * What a consumer of one CQ could see at one moment inside an engine pass:
+ * the device's log line for a frame it drops is that moment (the logger runs
+ * on the engine, between two frames).
+ */
+struct batch_probe {
+	const struct fx_cqv *cq;	/* WQ 0's CQ */
+	int chan_fd;			/* its completion channel */
+	unsigned int lines;		/* "frame dropped" lines seen */
+	unsigned int visible;		/* valid CQEs after the consumer index, then */
+	bool event;			/* an event was in the channel, then */
+};
+
+/* Valid CQEs from the consumer index on, without consuming them. */
+static unsigned int
+cq_visible(const struct fx_cqv *c)
+{
+	unsigned int n = 0;
+
+	while (n < c->dv.count) {
+		uint32_t idx = c->c + n;
+		const struct gdma_cqe *e = (const struct gdma_cqe *)c->dv.buf + idx % c->dv.count;
+		uint32_t info = __atomic_load_n(&e->info, __ATOMIC_ACQUIRE);
+
+		if (gdma_cqe_owner_state(info, idx / c->dv.count) != GDMA_CQE_NEW)
+			break;
+		n++;
+	}
+	return n;
+}
+
+static void
+batch_log(int level, const char *msg, void *arg)
+{
+	struct batch_probe *bp = arg;
+	struct pollfd pfd = { .fd = bp->chan_fd, .events = POLLIN };
+
+	(void)level;
+	if (strstr(msg, "frame dropped") == NULL)
+		return;
+	bp->lines++;
+	bp->visible = cq_visible(bp->cq);
+	bp->event = poll(&pfd, 1, 0) == 1;
+}
+
+/* A UDP/IPv4 frame of a flow RSS sends to WQ 0 of 2 (an even hash), last byte seq. */
+static size_t
+wq0_frame(uint8_t *fr, uint8_t seq)
+{
+	struct tf_spec s;
+	uint32_t ht;
+	size_t len;
+
+	for (uint8_t b = 1; ; b++) {
+		tf_spec_init(&s);
+		tf_ip4(s.src, 10, 9, 0, b);
+		s.payload_len = 40;
+		if ((tf_rss_hash(fx_rss_key, &s, &ht) & 63) % 2 == 0)
+			break;
+	}
+	len = tf_build(fr, &s);
+	fr[len - 1] = seq;
+	return len;
+}
+
+/*
+ * cqe_batch=N (coalescing off, one CQE per frame): 5 frames for WQ 0, one for
+ * WQ 1, whose only WQE has a bad lkey (dropped and logged, WQE kept, 14 #18),
+ * then 2 more for WQ 0, all in one engine pass. When the drop is logged the
+ * consumer of WQ 0's CQ sees the CQEs of the full groups of N only (5 for
+ * N=1, as every CQE is visible once written), and the armed CQ's event has
+ * not come before them; when the pass ends all 7 are visible, in order, and
+ * the event is there.
+ */
+static void
+rx_cqe_batch_case(uint32_t batch)
+{
+	static const uint8_t non_ip[64] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0, 0, 1, 0x88, 0xb5,
+	};
+	struct mana_model_config cfg;
+	struct ibv_comp_channel *ch;
+	struct batch_probe bp;
+	struct rx_pkt p[8];
+	struct gdma_sge sge;
+	struct ibv_cq *ecq;
+	uint8_t fr[256];
+	unsigned int i, n;
+	void *ectx;
+	size_t len;
+	struct h h;
+
+	fx_config(&cfg, 1);
+	cfg.wire[0].type = MANA_MODEL_WIRE_LOOP;
+	cfg.rx_coalesce = false;
+	cfg.cqe_batch = batch;
+	REQUIRE(h_open_cfg(&h, &cfg, 0, 4));
+	ch = mana_vs_create_comp_channel(h.f.ctx);
+	REQUIRE_NOT_NULL(ch);
+	REQUIRE(fx_rxq_create(&h.f, 0, 2, DEPTH, 4, fx_rss_key, ch, &h.rx));
+	REQUIRE(fx_buf_init(&h.f, &h.rxb, 2 * DEPTH * SLOT));
+	h.has_rx = true;
+	CHECK_EQ(mana_model_config(h.f.m)->cqe_batch, batch);
+	h_rx_post(&h, 0, 16, SLOT);
+	sge = fx_sge(&h.rxb, (size_t)DEPTH * SLOT, SLOT);
+	sge.mem_key ^= 0x77;
+	fx_rx_write(&h.rx, 1, &sge, 1);
+	fx_rx_ring(&h.rx, 1);
+	fx_cq_arm(h.rx.dv[0].db_page, &h.rx.cq[0]);
+	fx_run(&h.f);
+	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), -EAGAIN);
+
+	for (i = 0; i < 5; i++) {
+		len = wq0_frame(fr, (uint8_t)i);
+		CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	}
+	CHECK_EQ(mana_model_inject_rx(h.f.m, 0, non_ip, sizeof(non_ip)), 0);
+	for (; i < 7; i++) {
+		len = wq0_frame(fr, (uint8_t)i);
+		CHECK_EQ(mana_model_inject_rx(h.f.m, 0, fr, (uint32_t)len), 0);
+	}
+	memset(&bp, 0, sizeof(bp));
+	bp.cq = &h.rx.cq[0];
+	bp.chan_fd = ch->fd;
+	mana_vs_set_logger(batch_log, &bp);
+	CHECK_EQ(mana_model_step(h.f.m), 8);	/* one pass: the 8 frames of the inbox */
+	mana_vs_set_logger(NULL, NULL);
+
+	CHECK_EQ(bp.lines, 1);
+	CHECK_MSG(bp.visible == 5 / batch * batch, "cqe_batch=%u: %u CQEs visible inside the "
+		  "pass after 5 written, want %u", batch, bp.visible, 5 / batch * batch);
+	CHECK_MSG(bp.event == (bp.visible != 0), "cqe_batch=%u: event %s with %u CQEs visible",
+		  batch, bp.event ? "posted" : "not posted", bp.visible);
+	/* the pass ended: everything written is visible, in order */
+	CHECK_EQ(cq_visible(&h.rx.cq[0]), 7);
+	CHECK_EQ(mana_vs_get_cq_event(ch, &ecq, &ectx), 0);
+	CHECK(ecq == h.rx.cq[0].cq);
+	mana_vs_ack_cq_events(ecq, 1);
+	n = h_rx_collect(&h, p, 8);
+	CHECK_EQ(n, 7);
+	for (i = 0; i < n && i < 7; i++) {
+		CHECK_EQ(p[i].wq, 0);
+		CHECK_EQ(p[i].type, CQE_RX_OKAY);
+		CHECK_MSG(p[i].data[p[i].len - 1] == i, "cqe_batch=%u: packet %u out of order",
+			  batch, i);
+	}
+	CHECK_EQ(fx_stats(&h.f, 0).rx_drop_sge, 1);
+	fx_rxq_destroy(&h.rx);
+	h.has_rx = false;
+	fx_buf_fini(&h.rxb);
+	CHECK_EQ(mana_vs_destroy_comp_channel(ch), 0);
+	h_close(&h);
+}
+
+static void
+test_rx_cqe_batch(void)
+{
+	static const uint32_t batches[] = { 1, 2, 4, 8, 64 };
+
+	for (unsigned int i = 0; i < sizeof(batches) / sizeof(batches[0]); i++)
+		rx_cqe_batch_case(batches[i]);
+}
+
+/*
+ * A CQ of 8 entries under cqe_batch=64: groups of 5 start anywhere in the
+ * ring and wrap past its end (slot 7 to slot 0, the owner bits' next lap).
+ * A consumer that keeps up sees every CQE, lap after lap, and never an
+ * overflow (fx_cq_poll fails on one).
+ */
+static void
+test_rx_cqe_batch_small_cq(void)
+{
+	struct mana_model_config cfg;
+	struct rx_pkt p[DEPTH];
+	unsigned int round, i, got = 0;
+	struct h h;
+
+	fx_config(&cfg, 1);
+	cfg.wire[0].type = MANA_MODEL_WIRE_LOOP;
+	cfg.rx_coalesce = false;
+	cfg.cqe_batch = 64;
+	REQUIRE(h_open_cfg(&h, &cfg, 0, 4));
+	REQUIRE(fx_rxq_create(&h.f, 0, 1, 8, 4, fx_rss_key, NULL, &h.rx));
+	REQUIRE(fx_buf_init(&h.f, &h.rxb, DEPTH * SLOT));
+	h.has_rx = true;
+	for (round = 0; round < 8; round++) {
+		h_rx_post(&h, 0, 5, SLOT);
+		inject_burst(&h, 5, 30);
+		fx_run(&h.f);
+		i = h_rx_collect(&h, p, DEPTH);
+		CHECK_MSG(i == 5, "round %u: %u packets", round, i);
+		for (unsigned int k = 0; k < i && k < 5; k++)
+			CHECK_EQ(p[k].data[p[k].len - 1], k);
+		got += i;
+	}
+	CHECK_EQ(got, 40);
+	CHECK_EQ(h.rx.cq[0].c - 8, 40);
+	h_close(&h);
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_rx_loop_delivery),
 	UNIT_TEST(test_rx_coalescing),
@@ -765,6 +971,8 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_rx_scatter_sizes),
 	UNIT_TEST(test_rx_scatter_strict),
 	UNIT_TEST(test_rx_scatter_vlan),
+	UNIT_TEST(test_rx_cqe_batch),
+	UNIT_TEST(test_rx_cqe_batch_small_cq),
 };
 
 UNIT_MAIN(tests)

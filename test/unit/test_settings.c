@@ -117,6 +117,10 @@ test_good_values(void)
 	CHECK(!s.cfg.rx_coalesce);
 	set_ok("coalesce", "1");
 	CHECK(s.cfg.rx_coalesce);
+	set_ok("cqe_batch", "1");
+	CHECK_EQ(s.cfg.cqe_batch, 1);
+	set_ok("cqe_batch", "64");
+	CHECK_EQ(s.cfg.cqe_batch, 64);
 	snprintf(cpu, sizeof(cpu), "%d", cpu_allowed(true));
 	set_ok("engine_cpu", cpu);
 	CHECK_EQ(s.cfg.engine_cpu, cpu_allowed(true));
@@ -176,6 +180,10 @@ test_bad_values(void)
 	set_bad("engine_cpu", "-2", -EINVAL, "allowed: an integer -1..1023");
 	set_bad("engine_cpu", " 1", -EINVAL, "for key 'engine_cpu'");
 	set_bad("numa", "1024", -EINVAL, "allowed: an integer -1..1023");
+	set_bad("cqe_batch", "0", -EINVAL, "bad value '0' for key 'cqe_batch' "
+		"(allowed: an integer 1..64)");
+	set_bad("cqe_batch", "65", -EINVAL, "allowed: an integer 1..64");
+	set_bad("cqe_batch", "-1", -EINVAL, "for key 'cqe_batch'");
 	set_bad("max_qp", "0", -EINVAL, "allowed: an integer 1..65535");
 	set_bad("max_qp", "-1", -EINVAL, "allowed: an integer 1..65535");
 	set_bad("part", "1", -EINVAL, "allowed: 0 or 2");
@@ -283,7 +291,7 @@ test_key_list(void)
 {
 	static const char *const want[] = {
 		"ports", "mac", "mac<N>", "wire", "wire<N>", "doorbell", "coalesce",
-		"engine_cpu", "numa", "max_qp", "part",
+		"cqe_batch", "engine_cpu", "numa", "max_qp", "part",
 	};
 	unsigned int i;
 
@@ -314,6 +322,7 @@ test_creates_device(void)
 	set_ok("doorbell", "shared");
 	set_ok("coalesce", "0");
 	set_ok("max_qp", "8");
+	set_ok("cqe_batch", "16");
 	REQUIRE_EQ(mana_model_settings_finish(&s), 0);
 	s.cfg.manual = true;
 	m = mana_model_create(&s.cfg);
@@ -323,6 +332,7 @@ test_creates_device(void)
 	CHECK(cfg->shared_doorbell);
 	CHECK(!cfg->rx_coalesce);
 	CHECK_EQ(cfg->max_qp, 8);
+	CHECK_EQ(cfg->cqe_batch, 16);
 	CHECK_EQ(cfg->wire[1].type, MANA_MODEL_WIRE_PAIR);
 	CHECK_EQ(cfg->mac[0][5], 0x0a);
 	CHECK_EQ(mana_model_destroy(m), 0);

@@ -240,6 +240,7 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mana,
 	"engine_cpu=<-1..1023> "
 	"doorbell=<queue|shared|memory> "
 	"coalesce=<0|1> "
+	"cqe_batch=<1..64> "
 	"numa=<-1..1023> "
 	"max_qp=<1..65535> "
 	"part=<0|2> "
