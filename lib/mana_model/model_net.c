@@ -287,51 +287,63 @@ csum_add64(uint64_t a, uint64_t w)
 	return a + (a < w);
 }
 
+static inline uint64_t
+csum_rd64(const uint8_t *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+
 /*
  * One's-complement accumulator of native 64-bit words (end-around carry):
  * 2^16 - 1 divides 2^64 - 1, so folding it gives the one's-complement sum
- * of the native 16-bit words. len may be odd only for the last piece.
+ * of the native 16-bit words. The carries out of the 64-bit additions are
+ * counted apart and added back once at the end, so a word costs one
+ * add-with-carry pair (add, adc) rather than an add, a compare and a
+ * second add. The 0..7 bytes past the last full word go in as one
+ * zero-padded word, each piece at an even offset of it. len may be odd
+ * only for the last piece of a chained sum.
  */
 static inline uint64_t
 csum_acc(const uint8_t *p, uint32_t len, uint64_t acc)
 {
-	uint64_t acc2 = 0, w64;
+	uint64_t carry = 0, w = 0;
 	uint32_t w32;
 	uint16_t w16;
 
-	while (len >= 16) {
-		memcpy(&w64, p, 8);
-		acc = csum_add64(acc, w64);
-		memcpy(&w64, p + 8, 8);
-		acc2 = csum_add64(acc2, w64);
-		p += 16;
-		len -= 16;
+	while (len >= 32) {
+		carry += __builtin_add_overflow(acc, csum_rd64(p), &acc);
+		carry += __builtin_add_overflow(acc, csum_rd64(p + 8), &acc);
+		carry += __builtin_add_overflow(acc, csum_rd64(p + 16), &acc);
+		carry += __builtin_add_overflow(acc, csum_rd64(p + 24), &acc);
+		p += 32;
+		len -= 32;
 	}
-	acc = csum_add64(acc, acc2);
-	if (len >= 8) {
-		memcpy(&w64, p, 8);
-		acc = csum_add64(acc, w64);
+	while (len >= 8) {
+		carry += __builtin_add_overflow(acc, csum_rd64(p), &acc);
 		p += 8;
 		len -= 8;
 	}
 	if (len >= 4) {
 		memcpy(&w32, p, 4);
-		acc = csum_add64(acc, w32);
+		w = w32;
 		p += 4;
-		len -= 4;
 	}
-	if (len >= 2) {
+	if ((len & 2) != 0) {
 		memcpy(&w16, p, 2);
-		acc = csum_add64(acc, w16);
+		w += (uint64_t)w16 << 32;
 		p += 2;
-		len -= 2;
 	}
-	if (len != 0) {
+	if ((len & 1) != 0) {
 		w16 = 0;
 		memcpy(&w16, p, 1);	/* first byte in memory order, like a full word */
-		acc = csum_add64(acc, w16);
+		w += (uint64_t)w16 << 48;
 	}
-	return acc;
+	carry += __builtin_add_overflow(acc, w, &acc);
+	/* carry <= len / 8 + 1: adding it back cannot overflow twice. */
+	return csum_add64(acc, carry);
 }
 
 /* The accumulator folded to 16 bits (native byte order). */
