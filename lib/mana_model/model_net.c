@@ -321,12 +321,17 @@ csum_acc(const uint8_t *p, uint32_t len, uint64_t acc)
 		p += 32;
 		len -= 32;
 	}
-	while (len >= 8) {
+	/* Below 32 bytes: one test per size bit, no loop. */
+	if ((len & 16) != 0) {
+		carry += __builtin_add_overflow(acc, csum_rd64(p), &acc);
+		carry += __builtin_add_overflow(acc, csum_rd64(p + 8), &acc);
+		p += 16;
+	}
+	if ((len & 8) != 0) {
 		carry += __builtin_add_overflow(acc, csum_rd64(p), &acc);
 		p += 8;
-		len -= 8;
 	}
-	if (len >= 4) {
+	if ((len & 4) != 0) {
 		memcpy(&w32, p, 4);
 		w = w32;
 		p += 4;
@@ -355,14 +360,17 @@ csum_acc_fold(uint64_t acc)
 	return csum_fold((uint32_t)acc);
 }
 
-/* A 16-bit value of the frame's (big-endian) word order as a native word. */
+/*
+ * A sum of values of the frame's (big-endian) word order as native words
+ * with the same one's-complement sum (each 16-bit half byte-swapped).
+ */
 static inline uint64_t
-csum_native16(uint32_t v)
+csum_native32(uint32_t v)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return __builtin_bswap16((uint16_t)v);
+	return __builtin_bswap32(v);
 #else
-	return (uint16_t)v;
+	return v;
 #endif
 }
 
@@ -429,9 +437,11 @@ csum_acc_pseudo(const uint8_t *frame, const struct mm_frame_info *fi, uint64_t a
 		acc = csum_acc(ip + 8, 32, acc);
 	else
 		return acc;
-	acc = csum_add64(acc, csum_native16(fi->l4_proto));
-	acc = csum_add64(acc, csum_native16(len & 0xFFFF));
-	return csum_add64(acc, csum_native16(len >> 16));
+	/*
+	 * Protocol and length in one word: the two 16-bit halves of the
+	 * byte-swapped 32-bit sum are the native forms of its two halves.
+	 */
+	return csum_add64(acc, csum_native32(fi->l4_proto + (len & 0xFFFF) + (len >> 16)));
 }
 
 static inline uint32_t
