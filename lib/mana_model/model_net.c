@@ -297,31 +297,77 @@ csum_rd64(const uint8_t *p)
 }
 
 /*
- * One's-complement accumulator of native 64-bit words (end-around carry):
- * 2^16 - 1 divides 2^64 - 1, so folding it gives the one's-complement sum
- * of the native 16-bit words. The carries out of the 64-bit additions are
- * counted apart and added back once at the end, so a word costs one
- * add-with-carry pair (add, adc) rather than an add, a compare and a
- * second add. The 0..7 bytes past the last full word go in as one
- * zero-padded word, each piece at an even offset of it. len may be odd
- * only for the last piece of a chained sum.
+ * Whole 64-byte blocks of p added to acc as native 64-bit words, in C: the
+ * carries out of the 64-bit additions are counted apart and added back once
+ * at the end (end-around carry), so a word costs one add and one adc
+ * rather than an add, a compare and a second add.
  */
 static inline uint64_t
-csum_acc(const uint8_t *p, uint32_t len, uint64_t acc)
+csum_blocks_c(const uint8_t *p, uint32_t nblk, uint64_t acc)
+{
+	uint64_t carry = 0;
+
+	for (; nblk != 0; nblk--, p += 64)
+		for (uint32_t i = 0; i < 64; i += 8)
+			carry += __builtin_add_overflow(acc, csum_rd64(p + i), &acc);
+	/* carry < 2^61: adding it back cannot overflow twice. */
+	return csum_add64(acc, carry);
+}
+
+#if defined(__x86_64__)
+/*
+ * The same on x86-64 as one add-with-carry chain, one instruction per word
+ * (the carry flag is the end-around carry of the previous word).
+ */
+static inline uint64_t
+csum_blocks(const uint8_t *p, uint32_t nblk, uint64_t acc)
+{
+	for (; nblk != 0; nblk--, p += 64)
+		__asm__("addq 0(%[p]), %[a]\n\t"
+			"adcq 8(%[p]), %[a]\n\t"
+			"adcq 16(%[p]), %[a]\n\t"
+			"adcq 24(%[p]), %[a]\n\t"
+			"adcq 32(%[p]), %[a]\n\t"
+			"adcq 40(%[p]), %[a]\n\t"
+			"adcq 48(%[p]), %[a]\n\t"
+			"adcq 56(%[p]), %[a]\n\t"
+			"adcq $0, %[a]"
+			: [a] "+r" (acc)
+			: [p] "r" (p), "m" (*(const uint8_t (*)[64])p)
+			: "cc");
+	return acc;
+}
+#else
+#define csum_blocks csum_blocks_c
+#endif
+
+/*
+ * One's-complement accumulator of native 64-bit words (end-around carry):
+ * 2^16 - 1 divides 2^64 - 1, so folding it gives the one's-complement sum
+ * of the native 16-bit words. The bytes past the 64-byte blocks take one
+ * test per size bit; the 0..7 bytes past the last full word go in as one
+ * zero-padded word, each piece at an even offset of it. len may be odd
+ * only for the last piece of a chained sum. portable: the blocks in C
+ * (what other hosts run; mm_csum_partial_portable tests it everywhere).
+ */
+static inline uint64_t
+csum_acc_any(const uint8_t *p, uint32_t len, uint64_t acc, bool portable)
 {
 	uint64_t carry = 0, w = 0;
 	uint32_t w32;
 	uint16_t w16;
 
-	while (len >= 32) {
+	if (len >= 64) {
+		acc = portable ? csum_blocks_c(p, len / 64, acc) : csum_blocks(p, len / 64, acc);
+		p += len & ~63u;
+	}
+	if ((len & 32) != 0) {
 		carry += __builtin_add_overflow(acc, csum_rd64(p), &acc);
 		carry += __builtin_add_overflow(acc, csum_rd64(p + 8), &acc);
 		carry += __builtin_add_overflow(acc, csum_rd64(p + 16), &acc);
 		carry += __builtin_add_overflow(acc, csum_rd64(p + 24), &acc);
 		p += 32;
-		len -= 32;
 	}
-	/* Below 32 bytes: one test per size bit, no loop. */
 	if ((len & 16) != 0) {
 		carry += __builtin_add_overflow(acc, csum_rd64(p), &acc);
 		carry += __builtin_add_overflow(acc, csum_rd64(p + 8), &acc);
@@ -347,8 +393,14 @@ csum_acc(const uint8_t *p, uint32_t len, uint64_t acc)
 		w += (uint64_t)w16 << 48;
 	}
 	carry += __builtin_add_overflow(acc, w, &acc);
-	/* carry <= len / 8 + 1: adding it back cannot overflow twice. */
+	/* carry <= 8: adding it back cannot overflow twice. */
 	return csum_add64(acc, carry);
+}
+
+static inline uint64_t
+csum_acc(const uint8_t *p, uint32_t len, uint64_t acc)
+{
+	return csum_acc_any(p, len, acc, false);
 }
 
 /* The accumulator folded to 16 bits (native byte order). */
@@ -393,6 +445,17 @@ uint32_t
 mm_csum_partial(const void *data, uint32_t len, uint32_t sum)
 {
 	return csum_partial(data, len, sum);
+}
+
+uint32_t
+mm_csum_partial_portable(const void *data, uint32_t len, uint32_t sum)
+{
+	uint16_t w16 = csum_acc_fold(csum_acc_any(data, len, 0, true));
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	w16 = __builtin_bswap16(w16);
+#endif
+	return (uint32_t)csum_fold(sum) + w16;
 }
 
 /* Length of the L4 segment: from the L4 header to the end of the IP packet. */
