@@ -51,7 +51,8 @@ trap bench_runtime_rm EXIT
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(dirname "$here")
 short=0
-only=,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,doorbell,tso,engine,
+all_sections=,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,doorbell,tso,engine,
+only=$all_sections
 build=/root/build-bench
 out=
 while [ $# -gt 0 ]; do
@@ -159,7 +160,7 @@ mkdir -p "$out" "$work"
 raw=$out/raw.txt
 # A full run starts raw.txt afresh; --only replaces its sections' lines in it,
 # unless they were measured on another DPDK release (then it starts afresh too).
-case $only in ,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,doorbell,tso,engine,) : > "$raw" ;; *) touch "$raw" ;; esac
+if [ "$only" = "$all_sections" ]; then : > "$raw"; else touch "$raw"; fi
 if [ -s "$raw" ] && ! grep -q "^PLATFORM dpdk=$dpdk_version " "$raw"; then
 	echo "$raw is from another DPDK release ($(grep -m1 -o '^PLATFORM dpdk=[^ ]*' "$raw" |
 		cut -d= -f2)): starting it afresh"
