@@ -279,8 +279,11 @@ cg_record() {	# tag peer len burst log dumpfile
 # instructions of its per-frame work, SQ processing (mm_tx_process: WQE
 # decode, gather, TX offloads, the wire's sink) and the wire's poll (gen_poll:
 # frame generation, parse, RSS, checksum verification, RX WQE decode,
-# scatter, CQEs), per engine frame (the MODEL line of the same window: every
-# frame the device sent or delivered). The engine's idle passes are not in it.
+# scatter, CQEs), per engine frame of the dump (every frame the device sent
+# or delivered). Its polling is in it: empty SQ passes and the offers of a
+# frame no RQ could take yet (how many: offers), which vary with how
+# valgrind schedules the threads; the per-call costs (callgrind_engine_*.txt)
+# do not.
 cg_engine() {	# tag len [extra bench options] [frames]
 	local tag=$1 len=$2 extra=${3:-} frames=${4:-$cg_frames}
 	local f=$work/cge_$tag.log cgo=$work/cge_$tag.out dump fr ir itx irx
@@ -291,8 +294,20 @@ cg_engine() {	# tag len [extra bench options] [frames]
 		--warmup-frames $cg_warm --wait-full --burst 32 --len "$len" \
 		--label "$tag" $extra > "$f" 2>&1
 	dump=$cgo.1
-	fr=$(grep -m1 -o '^MODEL .* frames=[0-9]*' "$f" | grep -o 'frames=[0-9]*$' | cut -d= -f2)
-	if [ -z "$fr" ] || [ "$fr" = 0 ] || [ ! -f "$dump" ]; then
+	[ -f "$dump" ] && callgrind_annotate --auto=yes --show-percs=no "$dump" > "$dump.calls" 2>/dev/null
+	# The frames of the dump itself (the engine runs on while the MODEL
+	# counters are read): calls of mm_rx_deliver (RX) and mm_tx_emit (TX),
+	# and the lossless wire's offers (mm_port_rx_if_ready; refused ones wait).
+	calls_of() {
+		awk -v fn="$1" '$2 == "=>" && $3 ~ (":" fn "$") {
+			n = $4; gsub(/[(x),]/, "", n); s += n } END { print s + 0 }' "$dump.calls"
+	}
+	local frx ftx offers
+	frx=$(calls_of mm_rx_deliver)
+	ftx=$(calls_of mm_tx_emit)
+	offers=$(calls_of mm_port_rx_if_ready)
+	fr=$((frx + ftx))
+	if [ "$fr" = 0 ] || [ ! -f "$dump" ]; then
 		echo "FAILED cge $tag (see $f)"; tail -5 "$f"
 		echo "FAILED tag=cge_$tag" >> "$raw"
 		fails=$((fails + 1))
@@ -304,7 +319,8 @@ cg_engine() {	# tag len [extra bench options] [frames]
 	ir=$(awk '/^totals:/ {print $2; exit}' "$dump")
 	itx=$(awk '/:mm_tx_process \[/ {gsub(",", "", $1); print $1; exit}' "$dump.incl")
 	irx=$((ir - ${itx:-0}))
-	echo "CGE tag=$tag len=$len frames=$fr ir=$ir ir_tx=${itx:-0} ir_rx=${irx:-0}" |
+	echo "CGE tag=$tag len=$len frames=$fr rx_frames=$frx tx_frames=$ftx offers=$offers" \
+		"ir=$ir ir_tx=${itx:-0} ir_rx=${irx:-0}" |
 		tee -a "$raw" | sed 's/^/  /'
 	grep -E '^MODEL' "$f" | sed "s/^/cge $tag /" >> "$raw"
 	{ echo "# DPDK $dpdk_version, $os: callgrind self cost of the engine's frame work," \
