@@ -33,6 +33,7 @@ class Raw:
     def __init__(self, path):
         self.fwd = {}      # label -> RESULT dict (+ 'model' and 'tasks')
         self.cg = {}       # tag -> CG dict (+ 'model')
+        self.cge = {}      # tag -> CGE dict: callgrind of the device's engine thread
         self.tpmd = {}     # tag -> dict
         self.l3fwd = None
         self.doorbell = None
@@ -82,6 +83,8 @@ class Raw:
         elif first == 'CG':
             d['model'] = None
             self.cg[d['tag']] = d
+        elif first == 'CGE':
+            self.cge[d['tag']] = d
         elif first == 'TESTPMD':
             self.tpmd[d['tag']] = d
         elif first == 'L3FWD':
@@ -366,6 +369,58 @@ def tso_scatter_section(raw):
     return out
 
 
+def engine_section(raw, outdir):
+    """The software device's own cost per frame, by frame size (section engine)."""
+    dv = raw.dpdk
+    out = ['', '## The software device\'s cost per frame (engine thread), DPDK %s' % dv, '',
+           'net_mana forwarding between two gen wires (lossless, one flow, burst 32). engine '
+           'ns/frame: the engine thread\'s CPU time over the frames it sent or delivered in '
+           'the timed run (idle passes included: it is the engine\'s whole cost only when '
+           'most passes are busy). instr/frame: callgrind inside the engine\'s frame work '
+           'alone, SQ processing (mm_tx_process: WQE decode, gather, TX offloads, the sink) '
+           'and the wire poll (gen_poll: frame generation, parse, RSS, checksum '
+           'verification, RX WQE decode, scatter, CQEs), per engine frame of the dump. '
+           'valgrind counts each byte of a `rep movsb` copy as one instruction, so memcpy '
+           'weighs more in instr/frame at 1514 and 9000 B than in time.', '',
+           'Both include the engine\'s polling: empty SQ passes and offers of a frame that no '
+           'RQ could take yet (offers/RX frame), which vary with how the threads are '
+           'scheduled.', '',
+           '| frame | engine ns/frame | busy passes / passes | Mpps fwd | instr/frame | '
+           'SQ processing instr/TX frame | wire poll instr/RX frame | offers/RX frame | '
+           'top self cost (instr/frame) |', '|---:|---:|---:|---:|---:|---:|---:|---:|---|']
+    for ln in (64, 1514, 9000):
+        tag = 'mana_eng%d' % ln
+        r = raw.fwd.get(tag)
+        c = raw.cge.get(tag)
+        ns = busy = mpps = None
+        if r is not None:
+            mpps = num(r, 'mpps')
+            if r['model']:
+                mm = r['model'][0]
+                ns = num(mm, 'ns_per_frame')
+                busy = '%s / %s' % (mm.get('busy_passes'), mm.get('passes'))
+        ipf = itx = irx = top = offers = None
+        if c is not None and num(c, 'frames'):
+            fr = num(c, 'frames')
+            ipf = num(c, 'ir', 0) / fr
+            itx = num(c, 'ir_tx', 0) / num(c, 'tx_frames', fr / 2)
+            irx = num(c, 'ir_rx', 0) / num(c, 'rx_frames', fr / 2)
+            offers = num(c, 'offers')
+            if offers is not None and num(c, 'rx_frames'):
+                offers = offers / num(c, 'rx_frames')
+            _, rows = callgrind_breakdown(
+                os.path.join(outdir, 'callgrind_engine_%s.txt' % tag), fr, top=5)
+            top = '; '.join('%s %s' % (re.sub(r'^.*:', '', fn), fmt(v)) for fn, _, v in rows)
+        why_f = raw.why('engine', tag) if r is None else None
+        why_c = raw.why('engine', 'cge') if c is None else None
+        out.append('| %d | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+            ln, why_f or fmt(ns), busy or '', fmt(mpps, 3) if mpps else '',
+            why_c or fmt(ipf), fmt(itx) if itx else '', fmt(irx) if irx else '',
+            fmt(offers, 2) if offers else '', top or ''))
+    out += section_tail(raw, 'engine', 'engine rows')
+    return out
+
+
 def section_tail(raw, section, what):
     """Below a table of variable rows: what was left out of it, and why."""
     notes = raw.section_notes(section)
@@ -536,6 +591,8 @@ def md(raw, outdir):
             out.append('| %s | %s | %s | %s | %s / %s |' % (
                 label, fmt(num(mm, 'ns_per_frame')), mm.get('frames'),
                 fmt(num(mm, 'cpu_ns', 0) / 1e9, 2), mm.get('busy_passes'), mm.get('passes')))
+
+    out += engine_section(raw, outdir)
 
     for tag in ('mana', 'mana_ff', 'upstream'):
         c = raw.cg.get(tag)

@@ -14,11 +14,15 @@
 #   --build   meson build directory (default /root/build-bench; configured
 #             and built when missing)
 #   --only S  run only the sections named in S (comma list of: fwd, cg, sizes,
-#             bursts, rss, testpmd, l3fwd, doorbell, tso); the others are left out of the tables
+#             bursts, rss, testpmd, l3fwd, doorbell, tso, engine); the others
+#             are left out of the tables
 #             tso: TSO payload Gbit/s (64 KB sends, MSS 1448, to a sink wire that
 #             verifies every segment) and driver instructions per send under
 #             callgrind (tx_prepare + tx_burst); 9000-byte forwarding with 2 KB
 #             mbufs (scattered RX, multi-segment TX) in Mpps and Gbit/s
+#             engine: the software device's own cost per frame at 64, 1514 and
+#             9000 B: engine ns/frame (timed run) and the engine thread's
+#             instructions/frame under callgrind (SQ processing + wire poll)
 #   --out     results directory (default bench/results, or
 #             <build>/bench-results-short with --short)
 #
@@ -47,7 +51,8 @@ trap bench_runtime_rm EXIT
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(dirname "$here")
 short=0
-only=,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,doorbell,tso,
+all_sections=,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,doorbell,tso,engine,
+only=$all_sections
 build=/root/build-bench
 out=
 while [ $# -gt 0 ]; do
@@ -56,7 +61,7 @@ while [ $# -gt 0 ]; do
 	--build) build=$2; shift ;;
 	--out) out=$2; shift ;;
 	--only) only=,$2,; shift ;;
-	-h|--help) sed -n '5,38p' "$0"; exit 0 ;;
+	-h|--help) sed -n '5,42p' "$0"; exit 0 ;;
 	*) echo "unknown option $1"; exit 2 ;;
 	esac
 	shift
@@ -155,7 +160,7 @@ mkdir -p "$out" "$work"
 raw=$out/raw.txt
 # A full run starts raw.txt afresh; --only replaces its sections' lines in it,
 # unless they were measured on another DPDK release (then it starts afresh too).
-case $only in ,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,doorbell,tso,) : > "$raw" ;; *) touch "$raw" ;; esac
+if [ "$only" = "$all_sections" ]; then : > "$raw"; else touch "$raw"; fi
 if [ -s "$raw" ] && ! grep -q "^PLATFORM dpdk=$dpdk_version " "$raw"; then
 	echo "$raw is from another DPDK release ($(grep -m1 -o '^PLATFORM dpdk=[^ ]*' "$raw" |
 		cut -d= -f2)): starting it afresh"
@@ -268,6 +273,59 @@ cg_record() {	# tag peer len burst log dumpfile
 	grep -E '^(MODEL|TSO)' "$f" | sed "s/^/cg $tag /" >> "$raw"
 	{ echo "# DPDK $dpdk_version, $os: callgrind self cost of $tag (peer=$2 len=$3 burst=$4)"
 	  cat "$dump.self"; } > "$out/callgrind_$tag.txt"
+}
+
+# callgrind on the device's engine thread, with a fixed frame count: the
+# instructions of its per-frame work, SQ processing (mm_tx_process: WQE
+# decode, gather, TX offloads, the wire's sink) and the wire's poll (gen_poll:
+# frame generation, parse, RSS, checksum verification, RX WQE decode,
+# scatter, CQEs), per engine frame of the dump (every frame the device sent
+# or delivered). Its polling is in it: empty SQ passes and the offers of a
+# frame no RQ could take yet (how many: offers), which vary with how
+# valgrind schedules the threads; the per-call costs (callgrind_engine_*.txt)
+# do not.
+cg_engine() {	# tag len [extra bench options] [frames]
+	local tag=$1 len=$2 extra=${3:-} frames=${4:-$cg_frames}
+	local f=$work/cge_$tag.log cgo=$work/cge_$tag.out dump fr ir itx irx
+	# shellcheck disable=SC2046,SC2086
+	timeout 600 valgrind --tool=callgrind --callgrind-out-file="$cgo" \
+		--toggle-collect=mm_tx_process --toggle-collect=gen_poll \
+		"$bench" $(eal) $(peer_vdevs "$len" mana) -- --frames "$frames" \
+		--warmup-frames $cg_warm --wait-full --burst 32 --len "$len" \
+		--label "$tag" $extra > "$f" 2>&1
+	dump=$cgo.1
+	[ -f "$dump" ] && callgrind_annotate --auto=yes --show-percs=no "$dump" > "$dump.calls" 2>/dev/null
+	# The frames of the dump itself (the engine runs on while the MODEL
+	# counters are read): calls of mm_rx_deliver (RX) and mm_tx_emit (TX),
+	# and the lossless wire's offers (mm_port_rx_if_ready; refused ones wait).
+	calls_of() {
+		awk -v fn="$1" '$2 == "=>" && $3 ~ (":" fn "$") {
+			n = $4; gsub(/[(x),]/, "", n); s += n } END { print s + 0 }' "$dump.calls"
+	}
+	local frx ftx offers
+	frx=$(calls_of mm_rx_deliver)
+	ftx=$(calls_of mm_tx_emit)
+	offers=$(calls_of mm_port_rx_if_ready)
+	fr=$((frx + ftx))
+	if [ "$fr" = 0 ] || [ ! -f "$dump" ]; then
+		echo "FAILED cge $tag (see $f)"; tail -5 "$f"
+		echo "FAILED tag=cge_$tag" >> "$raw"
+		fails=$((fails + 1))
+		return 1
+	fi
+	callgrind_annotate --inclusive=yes "$dump" > "$dump.incl" 2>/dev/null
+	callgrind_annotate --threshold=100 --auto=no "$dump" > "$dump.self" 2>/dev/null
+	# the dump's own total (its "summary" counts more than what was collected)
+	ir=$(awk '/^totals:/ {print $2; exit}' "$dump")
+	itx=$(awk '/:mm_tx_process \[/ {gsub(",", "", $1); print $1; exit}' "$dump.incl")
+	irx=$((ir - ${itx:-0}))
+	echo "CGE tag=$tag len=$len frames=$fr rx_frames=$frx tx_frames=$ftx offers=$offers" \
+		"ir=$ir ir_tx=${itx:-0} ir_rx=${irx:-0}" |
+		tee -a "$raw" | sed 's/^/  /'
+	grep -E '^MODEL' "$f" | sed "s/^/cge $tag /" >> "$raw"
+	{ echo "# DPDK $dpdk_version, $os: callgrind self cost of the engine's frame work," \
+		"$tag (len=$len, $fr engine frames)"
+	  cat "$dump.self"; } > "$out/callgrind_engine_$tag.txt"
 }
 
 # The installed release's own net/mana (the upstream driver, built from its
@@ -701,6 +759,26 @@ if want tso; then
 	else
 		not_measured tso mana_sc9000_cg "--short runs no callgrind on 9000 B frames"
 	fi
+fi
+
+if want engine; then
+	purge '/^(fwd|cge) mana_eng[0-9]+ /d; /^CGE /d; /^FAILED tag=(cge_)?mana_eng/d'
+	purge '/^NOTMEASURED section=engine /d'
+	echo "== the software device's cost per frame (engine thread), DPDK $dpdk_version" \
+	     "[t=${SECONDS}s]"
+	for l in 64 1514 9000; do
+		x=
+		[ $l -gt 1514 ] && x="--mtu 9000 --mbufs 8191 --mbuf-data 9344"
+		fwd "mana_eng$l" mana $l 32 "$x"
+		if [ $short = 1 ]; then
+			continue
+		fi
+		# (fewer frames at 9000 B: the device copies and checksums 9 KB under valgrind)
+		n=$cg_frames
+		[ $l -gt 1514 ] && n=2000
+		cg_engine "mana_eng$l" $l "$x" $n
+	done
+	[ $short = 0 ] || not_measured engine cge "--short runs no callgrind on the engine"
 fi
 
 python3 "$here/report.py" "$raw" "$out" || fails=$((fails + 1))

@@ -287,51 +287,120 @@ csum_add64(uint64_t a, uint64_t w)
 	return a + (a < w);
 }
 
+static inline uint64_t
+csum_rd64(const uint8_t *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+
+/*
+ * Whole 64-byte blocks of p added to acc as native 64-bit words, in C: the
+ * carries out of the 64-bit additions are counted apart and added back once
+ * at the end (end-around carry), so a word costs one add and one adc
+ * rather than an add, a compare and a second add.
+ */
+static inline uint64_t
+csum_blocks_c(const uint8_t *p, uint32_t nblk, uint64_t acc)
+{
+	uint64_t carry = 0;
+
+	for (; nblk != 0; nblk--, p += 64)
+		for (uint32_t i = 0; i < 64; i += 8)
+			carry += __builtin_add_overflow(acc, csum_rd64(p + i), &acc);
+	/* carry < 2^61: adding it back cannot overflow twice. */
+	return csum_add64(acc, carry);
+}
+
+#if defined(__x86_64__)
+/*
+ * The same on x86-64 as one add-with-carry chain, one instruction per word
+ * (the carry flag is the end-around carry of the previous word).
+ */
+static inline uint64_t
+csum_blocks(const uint8_t *p, uint32_t nblk, uint64_t acc)
+{
+	for (; nblk != 0; nblk--, p += 64)
+		__asm__("addq 0(%[p]), %[a]\n\t"
+			"adcq 8(%[p]), %[a]\n\t"
+			"adcq 16(%[p]), %[a]\n\t"
+			"adcq 24(%[p]), %[a]\n\t"
+			"adcq 32(%[p]), %[a]\n\t"
+			"adcq 40(%[p]), %[a]\n\t"
+			"adcq 48(%[p]), %[a]\n\t"
+			"adcq 56(%[p]), %[a]\n\t"
+			"adcq $0, %[a]"
+			: [a] "+r" (acc)
+			: [p] "r" (p), "m" (*(const uint8_t (*)[64])p)
+			: "cc");
+	return acc;
+}
+#else
+#define csum_blocks csum_blocks_c
+#endif
+
 /*
  * One's-complement accumulator of native 64-bit words (end-around carry):
  * 2^16 - 1 divides 2^64 - 1, so folding it gives the one's-complement sum
- * of the native 16-bit words. len may be odd only for the last piece.
+ * of the native 16-bit words. The bytes past the 64-byte blocks take one
+ * test per size bit; the 0..7 bytes past the last full word go in as one
+ * zero-padded word, each piece at an even offset of it. len may be odd
+ * only for the last piece of a chained sum. portable: the blocks in C
+ * (what other hosts run; mm_csum_partial_portable tests it everywhere).
  */
 static inline uint64_t
-csum_acc(const uint8_t *p, uint32_t len, uint64_t acc)
+csum_acc_any(const uint8_t *p, uint32_t len, uint64_t acc, bool portable)
 {
-	uint64_t acc2 = 0, w64;
+	uint64_t carry = 0, w = 0;
 	uint32_t w32;
 	uint16_t w16;
 
-	while (len >= 16) {
-		memcpy(&w64, p, 8);
-		acc = csum_add64(acc, w64);
-		memcpy(&w64, p + 8, 8);
-		acc2 = csum_add64(acc2, w64);
+	if (len >= 64) {
+		acc = portable ? csum_blocks_c(p, len / 64, acc) : csum_blocks(p, len / 64, acc);
+		p += len & ~63u;
+	}
+	if ((len & 32) != 0) {
+		carry += __builtin_add_overflow(acc, csum_rd64(p), &acc);
+		carry += __builtin_add_overflow(acc, csum_rd64(p + 8), &acc);
+		carry += __builtin_add_overflow(acc, csum_rd64(p + 16), &acc);
+		carry += __builtin_add_overflow(acc, csum_rd64(p + 24), &acc);
+		p += 32;
+	}
+	if ((len & 16) != 0) {
+		carry += __builtin_add_overflow(acc, csum_rd64(p), &acc);
+		carry += __builtin_add_overflow(acc, csum_rd64(p + 8), &acc);
 		p += 16;
-		len -= 16;
 	}
-	acc = csum_add64(acc, acc2);
-	if (len >= 8) {
-		memcpy(&w64, p, 8);
-		acc = csum_add64(acc, w64);
+	if ((len & 8) != 0) {
+		carry += __builtin_add_overflow(acc, csum_rd64(p), &acc);
 		p += 8;
-		len -= 8;
 	}
-	if (len >= 4) {
+	if ((len & 4) != 0) {
 		memcpy(&w32, p, 4);
-		acc = csum_add64(acc, w32);
+		w = w32;
 		p += 4;
-		len -= 4;
 	}
-	if (len >= 2) {
+	if ((len & 2) != 0) {
 		memcpy(&w16, p, 2);
-		acc = csum_add64(acc, w16);
+		w += (uint64_t)w16 << 32;
 		p += 2;
-		len -= 2;
 	}
-	if (len != 0) {
+	if ((len & 1) != 0) {
 		w16 = 0;
 		memcpy(&w16, p, 1);	/* first byte in memory order, like a full word */
-		acc = csum_add64(acc, w16);
+		w += (uint64_t)w16 << 48;
 	}
-	return acc;
+	carry += __builtin_add_overflow(acc, w, &acc);
+	/* carry <= 8: adding it back cannot overflow twice. */
+	return csum_add64(acc, carry);
+}
+
+static inline uint64_t
+csum_acc(const uint8_t *p, uint32_t len, uint64_t acc)
+{
+	return csum_acc_any(p, len, acc, false);
 }
 
 /* The accumulator folded to 16 bits (native byte order). */
@@ -343,14 +412,17 @@ csum_acc_fold(uint64_t acc)
 	return csum_fold((uint32_t)acc);
 }
 
-/* A 16-bit value of the frame's (big-endian) word order as a native word. */
+/*
+ * A sum of values of the frame's (big-endian) word order as native words
+ * with the same one's-complement sum (each 16-bit half byte-swapped).
+ */
 static inline uint64_t
-csum_native16(uint32_t v)
+csum_native32(uint32_t v)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return __builtin_bswap16((uint16_t)v);
+	return __builtin_bswap32(v);
 #else
-	return (uint16_t)v;
+	return v;
 #endif
 }
 
@@ -373,6 +445,17 @@ uint32_t
 mm_csum_partial(const void *data, uint32_t len, uint32_t sum)
 {
 	return csum_partial(data, len, sum);
+}
+
+uint32_t
+mm_csum_partial_portable(const void *data, uint32_t len, uint32_t sum)
+{
+	uint16_t w16 = csum_acc_fold(csum_acc_any(data, len, 0, true));
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	w16 = __builtin_bswap16(w16);
+#endif
+	return (uint32_t)csum_fold(sum) + w16;
 }
 
 /* Length of the L4 segment: from the L4 header to the end of the IP packet. */
@@ -417,9 +500,11 @@ csum_acc_pseudo(const uint8_t *frame, const struct mm_frame_info *fi, uint64_t a
 		acc = csum_acc(ip + 8, 32, acc);
 	else
 		return acc;
-	acc = csum_add64(acc, csum_native16(fi->l4_proto));
-	acc = csum_add64(acc, csum_native16(len & 0xFFFF));
-	return csum_add64(acc, csum_native16(len >> 16));
+	/*
+	 * Protocol and length in one word: the two 16-bit halves of the
+	 * byte-swapped 32-bit sum are the native forms of its two halves.
+	 */
+	return csum_add64(acc, csum_native32(fi->l4_proto + (len & 0xFFFF) + (len >> 16)));
 }
 
 static inline uint32_t

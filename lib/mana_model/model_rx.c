@@ -149,19 +149,28 @@ mm_rx_dw1(const uint8_t *f, uint32_t len, const struct mm_frame_info *fi, bool p
 	return dw1;
 }
 
+/* The SGL of the RX WQE at the consumer, decoded once for the checks and the scatter. */
+struct mm_rx_sgl {
+	uint32_t n;
+	uint32_t size[GDMA_MAX_RX_SGE];
+	uint8_t *dst[GDMA_MAX_RX_SGE];
+};
+
 /*
- * Decode the RX WQE at the consumer and check its SGL; returns the WQE size
- * in bytes and *cap the buffer capacity, or 0 (frame dropped; the queue is
- * stopped on a malformed WQE, kept on an SGE violation).
+ * Decode the RX WQE at the consumer and check its SGL into *sgl; returns the
+ * WQE size in bytes and *cap the buffer capacity, or 0 (frame dropped; the
+ * queue is stopped on a malformed WQE, kept on an SGE violation).
  */
 static uint32_t
-mm_rx_wqe(struct mana_model *m, struct mm_port *p, struct mm_wq *wq, uint32_t *cap)
+mm_rx_wqe(struct mana_model *m, struct mm_port *p, struct mm_wq *wq, struct mm_rx_sgl *sgl,
+	  uint32_t *cap)
 {
 	struct mm_ring *r = &wq->ring;
 	uint32_t off = (r->cons_bu << GDMA_WQE_BU_SHIFT) & (r->size - 1);
 	const uint32_t *h = (const uint32_t *)(const void *)(r->buf + off);
 	uint32_t nsge = GDMA_GET(h[1], GDMA_WQE_NUM_SGE), size, total = 0;
 	uint32_t avail = r->tail - (r->cons_bu << GDMA_WQE_BU_SHIFT);
+	uint32_t sgl_off = off + GDMA_WQE_HDR_SIZE + GDMA_OOB_SIZE_SMALL;
 
 	if (h[0] != 0 || (h[1] & MM_WQE_DW1_BAD) != 0 || nsge < 1 || nsge > GDMA_MAX_RX_SGE ||
 	    GDMA_GET(h[1], GDMA_WQE_OOB_DIV4) != GDMA_WQE_OOB_DIV4_SMALL ||
@@ -176,25 +185,30 @@ mm_rx_wqe(struct mana_model *m, struct mm_port *p, struct mm_wq *wq, uint32_t *c
 		return 0;
 	}
 	for (uint32_t i = 0; i < nsge; i++) {
+		/* The SGL may wrap to the ring start at any 16-byte boundary. */
 		const struct gdma_sge *s = (const struct gdma_sge *)(const void *)(r->buf +
-			((off + GDMA_WQE_HDR_SIZE + GDMA_OOB_SIZE_SMALL + GDMA_SGE_SIZE * i) &
-			 (r->size - 1)));
-		struct mm_mr *mr = mm_mr_lookup(m, s->mem_key);
+			((sgl_off + GDMA_SGE_SIZE * i) & (r->size - 1)));
+		uint64_t addr = s->address;
+		uint32_t len = s->size, key = s->mem_key;
+		struct mm_mr *mr = mm_mr_lookup(m, key);
 
 		if (mr == NULL || mr->pd != wq->pd->base ||
-		    !(mr->access & IBV_ACCESS_LOCAL_WRITE) || s->address < mr->start ||
-		    s->address > mr->end || s->size > mr->end - s->address) {
+		    !(mr->access & IBV_ACCESS_LOCAL_WRITE) || addr < mr->start ||
+		    addr > mr->end || len > mr->end - addr) {
 			p->st.rx_drop_sge++;
 			wq->qst.drop_sge++;
 			mm_error(m, MM_LOG_ERR,
 				 "RQ 0x%x WQE at BU %u: SGE %u (addr 0x%llx, lkey 0x%x, "
 				 "%u bytes) not inside a LOCAL_WRITE MR of the WQ's PD: frame "
-				 "dropped", wq->id, r->cons_bu, i, (unsigned long long)s->address,
-				 s->mem_key, s->size);
+				 "dropped", wq->id, r->cons_bu, i, (unsigned long long)addr, key,
+				 len);
 			return 0;
 		}
-		total += s->size;
+		sgl->dst[i] = (uint8_t *)(uintptr_t)addr;
+		sgl->size[i] = len;
+		total += len;
 	}
+	sgl->n = nsge;
 	*cap = total;
 	return size;
 }
@@ -205,25 +219,23 @@ mm_rx_wqe(struct mana_model *m, struct mm_port *p, struct mm_wq *wq, uint32_t *c
  * the tag: two pieces, copied as one byte stream.
  */
 static void
-mm_rx_scatter(struct mm_wq *wq, const uint8_t *f, uint32_t len, bool strip)
+mm_rx_scatter(const struct mm_rx_sgl *sgl, const uint8_t *f, uint32_t len, bool strip)
 {
-	struct mm_ring *r = &wq->ring;
-	uint32_t off = (r->cons_bu << GDMA_WQE_BU_SHIFT) & (r->size - 1);
-	uint32_t nsge = GDMA_GET(((const uint32_t *)(const void *)(r->buf + off))[1],
-				 GDMA_WQE_NUM_SGE);
 	const uint8_t *src[2] = { f, f + MM_ETH_ADDRS_LEN + MM_VLAN_HLEN };
 	uint32_t left[2] = { len, 0 }, piece = 0;
 
+	if (!strip && sgl->size[0] >= len) {
+		/* The common case: the whole frame in the first buffer. */
+		memcpy(sgl->dst[0], f, len);
+		return;
+	}
 	if (strip) {
 		left[0] = MM_ETH_ADDRS_LEN;
 		left[1] = len - MM_ETH_ADDRS_LEN - MM_VLAN_HLEN;
 	}
-	for (uint32_t i = 0; i < nsge && piece < 2; i++) {
-		const struct gdma_sge *s = (const struct gdma_sge *)(const void *)(r->buf +
-			((off + GDMA_WQE_HDR_SIZE + GDMA_OOB_SIZE_SMALL + GDMA_SGE_SIZE * i) &
-			 (r->size - 1)));
-		uint8_t *dst = (uint8_t *)(uintptr_t)s->address;
-		uint32_t room = s->size, n;
+	for (uint32_t i = 0; i < sgl->n && piece < 2; i++) {
+		uint8_t *dst = sgl->dst[i];
+		uint32_t room = sgl->size[i], n;
 
 		while (room > 0 && piece < 2) {
 			n = left[piece] < room ? left[piece] : room;
@@ -267,8 +279,9 @@ mm_rx_deliver(struct mm_port *p, struct mm_wq *wq, const uint8_t *frame, uint32_
 	/* What the buffer receives: the frame without a stripped tag. */
 	uint32_t out = strip ? len - MM_VLAN_HLEN : len;
 	uint32_t size, cap = 0, wqe_off;
+	struct mm_rx_sgl sgl;
 
-	size = mm_rx_wqe(m, p, wq, &cap);
+	size = mm_rx_wqe(m, p, wq, &sgl, &cap);
 	if (size == 0) {
 		if (wq->ring.stopped) {
 			p->st.rx_drop_no_wqe++;
@@ -276,7 +289,7 @@ mm_rx_deliver(struct mm_port *p, struct mm_wq *wq, const uint8_t *frame, uint32_
 		}
 		return;
 	}
-	mm_rx_scatter(wq, frame, len, strip);
+	mm_rx_scatter(&sgl, frame, len, strip);
 	wqe_off = wq->ring.cons_bu << GDMA_WQE_BU_SHIFT;
 	wq->ring.cons_bu += size >> GDMA_WQE_BU_SHIFT;
 	m->frames++;

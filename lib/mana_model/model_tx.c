@@ -99,9 +99,9 @@ mm_tx_sge(const struct mm_qp *qp, const struct mm_tx_wqe *w, uint32_t i)
 		(r->buf + ((sgl + GDMA_SGE_SIZE * i) & (r->size - 1)));
 }
 
-uint32_t
-mm_tx_sge_map(struct mana_model *m, const struct mm_qp *qp, struct mm_tx_wqe *w,
-	      const struct gdma_sge *sge, const uint8_t **data)
+static inline uint32_t
+mm_tx_sge_check(struct mana_model *m, const struct mm_qp *qp, struct mm_tx_wqe *w,
+		const struct gdma_sge *sge, const uint8_t **data)
 {
 	uint64_t addr = sge->address;
 	uint32_t size = sge->size;
@@ -115,6 +115,13 @@ mm_tx_sge_map(struct mana_model *m, const struct mm_qp *qp, struct mm_tx_wqe *w,
 		return w->verr = MM_VERR_BOUNDS, CQE_TX_HDR_PROCESSING_ERROR;
 	*data = (const uint8_t *)(uintptr_t)addr;
 	return CQE_TX_OKAY;
+}
+
+uint32_t
+mm_tx_sge_map(struct mana_model *m, const struct mm_qp *qp, struct mm_tx_wqe *w,
+	      const struct gdma_sge *sge, const uint8_t **data)
+{
+	return mm_tx_sge_check(m, qp, w, sge, data);
 }
 
 /*
@@ -133,7 +140,7 @@ mm_tx_gather(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, bool r
 		const struct gdma_sge *sge = mm_tx_sge(qp, w, i);
 		uint32_t size = sge->size;
 		const uint8_t *data = NULL;
-		uint32_t type = mm_tx_sge_map(m, qp, w, sge, &data);
+		uint32_t type = mm_tx_sge_check(m, qp, w, sge, &data);
 
 		if (type != CQE_TX_OKAY)
 			return type;
@@ -331,7 +338,10 @@ mm_tx_process(struct mana_model *m, struct mm_qp *qp)
 			continue;
 		}
 		/* Header + OOB never wrap: a WQE starts on a BU boundary. */
-		memcpy(w.oob, hdr + 2, w.oob_size);
+		memcpy(w.oob, hdr + 2, GDMA_OOB_SIZE_SMALL);
+		if (w.oob_size == GDMA_OOB_SIZE_LARGE)
+			memcpy(w.oob + GDMA_OOB_SIZE_SMALL / 4, hdr + 2 + GDMA_OOB_SIZE_SMALL / 4,
+			       GDMA_OOB_SIZE_LARGE - GDMA_OOB_SIZE_SMALL);
 		type = mm_tx_one(m, qp, &w);
 		mm_tx_complete(m, qp, r->cons_bu, type, w.verr,
 			       GDMA_GET(w.oob[0], MANA_TX_SUPPRESS_CQE) != 0);
