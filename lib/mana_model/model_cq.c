@@ -46,10 +46,10 @@ mana_model_create_comp_channel(struct ibv_context *c)
 	ch->ibv.fd = p[0];
 	ch->ibv.refcnt = 0;
 	ch->wfd = p[1];
-	pthread_mutex_lock(&ctx->m->lock);
+	mm_lock(ctx->m);
 	LIST_INSERT_HEAD(&ctx->m->chans, ch, link);
 	ctx->nobj++;
-	pthread_mutex_unlock(&ctx->m->lock);
+	mm_unlock(ctx->m);
 	return &ch->ibv;
 }
 
@@ -63,16 +63,16 @@ mana_model_destroy_comp_channel(struct ibv_comp_channel *channel)
 		return -EINVAL;
 	ch = (struct mm_channel *)(void *)channel;
 	m = ch->ctx->m;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	if (channel->refcnt != 0) {
 		mm_error(m, MM_LOG_INFO, "destroy_comp_channel: %d CQs still use it",
 			 channel->refcnt);
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		return -EBUSY;
 	}
 	LIST_REMOVE(ch, link);
 	ch->ctx->nobj--;
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	close(ch->ibv.fd);
 	close(ch->wfd);
 	free(ch);
@@ -160,13 +160,13 @@ mana_model_create_cq(struct ibv_context *c, int cqe, void *cq_context,
 	cq->ibv.cqe = cqe;
 	pthread_mutex_init(&cq->ibv.mutex, NULL);
 	pthread_cond_init(&cq->ibv.cond, NULL);
-	pthread_mutex_lock(&ctx->m->lock);
+	mm_lock(ctx->m);
 	cq->ibv.handle = ++ctx->m->handle_ctr;
 	if (channel != NULL)
 		channel->refcnt++;
 	LIST_INSERT_HEAD(&ctx->m->cqs, cq, link);
 	ctx->nobj++;
-	pthread_mutex_unlock(&ctx->m->lock);
+	mm_unlock(ctx->m);
 	return &cq->ibv;
 }
 
@@ -180,10 +180,10 @@ mana_model_destroy_cq(struct ibv_cq *ibcq)
 		return -EINVAL;
 	cq = mm_cq_of(ibcq);
 	m = cq->ctx->m;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	if (cq->users != 0) {
 		mm_error(m, MM_LOG_INFO, "destroy_cq: CQ still used by %u WQs/QPs", cq->users);
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		return -EBUSY;
 	}
 	if (ibcq->channel != NULL)
@@ -191,7 +191,7 @@ mana_model_destroy_cq(struct ibv_cq *ibcq)
 	LIST_REMOVE(cq, link);
 	cq->ctx->nobj--;
 	mm_ring_free(cq->ctx, cq->buf);
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	pthread_mutex_destroy(&ibcq->mutex);
 	pthread_cond_destroy(&ibcq->cond);
 	free(cq);

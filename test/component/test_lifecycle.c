@@ -306,7 +306,7 @@ test_settings(void)
 	CHECK(cfg->shared_doorbell);
 	CHECK(!cfg->doorbell_untrapped);
 	CHECK(!cfg->rx_coalesce);
-	CHECK_EQ(cfg->engine_cpu, -1);
+	CHECK_EQ(cfg->engine_cpu[0], -1);
 	CHECK_EQ(cfg->max_qp, 16);
 	pid = comp_port_of("net_mana_set", 3);
 	REQUIRE(pid >= 0);
@@ -326,7 +326,7 @@ test_settings(void)
 	cfg = mana_model_config(mana_model_find("net_mana_old"));
 	CHECK(!cfg->shared_doorbell);
 	CHECK(!cfg->rx_coalesce);
-	CHECK_EQ(cfg->engine_cpu, -1);
+	CHECK_EQ(cfg->engine_cpu[0], -1);
 	comp_vdev_destroy("net_mana_old");
 
 	/* bad values and ports that do not fit: one line saying what is allowed */
