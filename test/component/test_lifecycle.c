@@ -341,7 +341,7 @@ test_settings(void)
 	CHECK_MSG(strstr(log, "unknown key 'sysfs' (allowed here: ibdev, model, mac, "
 			 "tx_cqe_suppress, recovery, recovery_timeout, ports, mac<N>, wire, "
 			 "wire<N>, doorbell, coalesce, "
-			 "engine_cpu, numa, max_qp, part)") != NULL, "log: %s", log);
+			 "engine_cpu, engine_threads, numa, max_qp, part)") != NULL, "log: %s", log);
 	CHECK(mana_model_find("net_mana_bad4") == NULL);
 	CHECK(mana_model_find("net_mana_bad6") == NULL);
 }
