@@ -14,7 +14,11 @@
 #   --build   meson build directory (default /root/build-bench; configured
 #             and built when missing)
 #   --only S  run only the sections named in S (comma list of: fwd, cg, sizes,
-#             bursts, rss, testpmd, l3fwd, doorbell, tso); the others are left out of the tables
+#             bursts, rss, scale, testpmd, l3fwd, doorbell, tso); the others are left out of the tables
+#             scale: queues x lcores x engine threads (engine_threads, one per
+#             vPort at most: work is spread by port), each lcore and engine
+#             thread on a CPU of its own; what needs more CPUs than nproc is
+#             NOTMEASURED
 #             tso: TSO payload Gbit/s (64 KB sends, MSS 1448, to a sink wire that
 #             verifies every segment) and driver instructions per send under
 #             callgrind (tx_prepare + tx_burst); 9000-byte forwarding with 2 KB
@@ -41,13 +45,13 @@ bench_runtime_rm() {
 
 	[ "$(id -u)" -eq 0 ] || base=${XDG_RUNTIME_DIR:-/tmp}/dpdk
 	rm -rf --one-file-system "$base/bench$$"_* "$base/benchup$$" "$base/benchtp$$"_* \
-		"$base/benchl3$$" "$base/benchrss$$"_*
+		"$base/benchl3$$" "$base/benchrss$$"_* "$base/benchsc$$"_*
 }
 trap bench_runtime_rm EXIT
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(dirname "$here")
 short=0
-only=,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,doorbell,tso,
+only=,fwd,cg,sizes,bursts,rss,scale,testpmd,l3fwd,doorbell,tso,
 build=/root/build-bench
 out=
 while [ $# -gt 0 ]; do
@@ -56,7 +60,7 @@ while [ $# -gt 0 ]; do
 	--build) build=$2; shift ;;
 	--out) out=$2; shift ;;
 	--only) only=,$2,; shift ;;
-	-h|--help) sed -n '5,38p' "$0"; exit 0 ;;
+	-h|--help) sed -n '5,42p' "$0"; exit 0 ;;
 	*) echo "unknown option $1"; exit 2 ;;
 	esac
 	shift
@@ -155,7 +159,7 @@ mkdir -p "$out" "$work"
 raw=$out/raw.txt
 # A full run starts raw.txt afresh; --only replaces its sections' lines in it,
 # unless they were measured on another DPDK release (then it starts afresh too).
-case $only in ,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,doorbell,tso,) : > "$raw" ;; *) touch "$raw" ;; esac
+case $only in ,fwd,cg,sizes,bursts,rss,scale,testpmd,l3fwd,doorbell,tso,) : > "$raw" ;; *) touch "$raw" ;; esac
 if [ -s "$raw" ] && ! grep -q "^PLATFORM dpdk=$dpdk_version " "$raw"; then
 	echo "$raw is from another DPDK release ($(grep -m1 -o '^PLATFORM dpdk=[^ ]*' "$raw" |
 		cut -d= -f2)): starting it afresh"
@@ -614,6 +618,41 @@ while [ $q -le $((ncpu * 2)) ]; do
 	record "rss rss_q$q peer=mana queues=$q lcores=$lc" "$f"
 	[ $short = 1 ] && [ $q -ge 2 ] && break
 	q=$((q * 2))
+done
+
+fi
+
+if want scale; then
+purge '/^scale /d; /^FAILED tag=scale_/d; /^NOTMEASURED section=scale /d'
+echo "== scaling: queues x lcores x engine threads (net_mana, 2 vPorts, 64 flows)," \
+     "$ncpu CPUs, DPDK $dpdk_version  [t=${SECONDS}s]"
+# queues:lcores:engine threads. Lcores on CPUs 0..L-1, engine thread i on
+# CPU L+i, so nothing shares a CPU; the fwd_bench device has 2 vPorts, and
+# engine threads are one per vPort at most (doc/user_guide.md "Engine threads").
+scale_cfgs="1:1:1 2:1:1 1:1:2 2:2:1 2:2:2 4:2:2 4:4:2"
+[ $short = 1 ] && scale_cfgs="1:1:1 2:1:1 1:1:2 2:2:2"
+for c in $scale_cfgs; do
+	q=${c%%:*} lc=${c#*:} lc=${lc%%:*} et=${c##*:}
+	tag=scale_q${q}_l${lc}_e${et}
+	if [ $((lc + et)) -gt "$ncpu" ]; then
+		not_measured scale "$tag" "needs $((lc + et)) CPUs ($lc lcore(s) + $et engine" \
+			"thread(s), each on its own CPU); this machine has $ncpu"
+		continue
+	fi
+	cpus=$lc
+	for ((i = 1; i < et; i++)); do cpus="$cpus:$((lc + i))"; done
+	f=$work/$tag.log
+	g=gen:len=64:flows=64:lossless=1
+	# shellcheck disable=SC2046
+	timeout 120 "$bench" -l 0-$((lc - 1)) --no-huge -m 1024 --no-pci \
+		--file-prefix=benchsc$$_$tag --log-level=lib.eal:error -d librte_net_mana.so \
+		--vdev "net_mana0,ports=2,engine_cpu=$cpus,wire=$g,wire=$g" -- --queues "$q" \
+		--seconds $secs --warmup $warm --label "$tag" > "$f" 2>&1
+	record "scale $tag peer=mana queues=$q lcores=$lc engine_threads=$et ncpu=$ncpu" "$f"
+done
+for et in 4 8; do
+	not_measured scale "scale_e$et" "$et engine threads: the benchmark device has 2 vPorts," \
+		"and a device runs at most one engine thread per vPort (work is spread by port)"
 done
 
 fi
