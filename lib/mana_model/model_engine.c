@@ -518,46 +518,57 @@ mm_pass_ports(struct mana_model *m, unsigned int eng, bool stray, uint64_t *door
 	return work;
 }
 
-/*
- * One pass. A manual step (eng MM_ENGINE_ALL) holds the lock exclusively and
- * serves every port; an engine thread holds it shared and serves its own
- * ports, in parallel with the other threads. Pair wires still to connect
- * change ports of every thread: engine 0 connects them exclusively first.
- */
-unsigned int
-mm_engine_pass(struct mana_model *m, unsigned int eng)
+/* A step: every port, the lock held exclusively, so any thread may call it. */
+static unsigned int
+mm_engine_step_pass(struct mana_model *m)
 {
 	unsigned int work;
 
-	if (eng == MM_ENGINE_ALL) {
-		bool stray = true;
+	mm_lock(m);
+	if (__atomic_load_n(&m->wires_pending, __ATOMIC_ACQUIRE))
+		mm_wires_connect(m);
+	work = mm_pass_ports(m, MM_ENGINE_ALL, true, &m->doorbells);
+	m->passes++;
+	if (work != 0)
+		m->busy_passes++;
+	mm_unlock(m);
+	return work;
+}
 
-		mm_lock(m);
-		if (__atomic_load_n(&m->wires_pending, __ATOMIC_ACQUIRE))
-			mm_wires_connect(m);
-		work = mm_pass_ports(m, eng, stray, &m->doorbells);
-		m->passes++;
-		if (work != 0)
-			m->busy_passes++;
-		mm_unlock(m);
-		return work;
-	}
-	struct mm_engine *e = &m->eng[eng];
+/*
+ * An engine thread's pass: its own ports, the lock held shared, in parallel
+ * with the other threads. Pair wires still to connect change ports of every
+ * thread: engine 0 connects them exclusively first (every pass when it is
+ * the only thread; else every MM_STRAY_SCAN_PERIOD passes, since the
+ * exclusive lock stops the others' passes while a cable waits for its far end).
+ */
+static unsigned int
+mm_engine_thread_pass(struct mana_model *m, struct mm_engine *e)
+{
 	bool stray = (e->passes % MM_STRAY_SCAN_PERIOD) == 0;
+	unsigned int work;
 
-	if (eng == 0 && __atomic_load_n(&m->wires_pending, __ATOMIC_ACQUIRE)) {
+	if (e->index == 0 && (m->neng == 1 || stray) &&
+	    __atomic_load_n(&m->wires_pending, __ATOMIC_ACQUIRE)) {
 		mm_lock(m);
 		if (__atomic_load_n(&m->wires_pending, __ATOMIC_ACQUIRE))
 			mm_wires_connect(m);
 		mm_unlock(m);
 	}
 	pthread_rwlock_rdlock(&m->lock);
-	work = mm_pass_ports(m, eng, stray, &e->doorbells);
+	work = mm_pass_ports(m, e->index, stray, &e->doorbells);
 	e->passes++;
 	if (work != 0)
 		e->busy_passes++;
 	pthread_rwlock_unlock(&m->lock);
 	return work;
+}
+
+unsigned int
+mm_engine_pass(struct mana_model *m, unsigned int eng)
+{
+	return eng == MM_ENGINE_ALL ? mm_engine_step_pass(m) :
+				      mm_engine_thread_pass(m, &m->eng[eng]);
 }
 
 static uint64_t

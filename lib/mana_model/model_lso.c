@@ -345,7 +345,8 @@ mm_lso_send(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w)
 		lso_fixup(f, &h, i, mss, len, left == 0);
 		if (inject)
 			lso_tag(p->txbuf, w);
-		mm_tx_emit(m, qp, inject ? p->txbuf : f, h.hlen + len + (inject ? LSO_VLAN_HLEN : 0));
+		mm_tx_emit(m, qp, inject ? p->txbuf : f,
+			   h.hlen + len + (inject ? LSO_VLAN_HLEN : 0));
 	}
 	p->st.tx_lso_wqes++;
 	p->st.tx_lso_segments += i;

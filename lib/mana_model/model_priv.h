@@ -48,7 +48,7 @@
 #define MM_DEFAULT_MAX_QP	64u
 #define MM_EVENT_RECORD_SIZE	8u
 #define MM_RETIRED_MAX		256u	/* ended queues whose counters are kept */
-#define MM_ENGINE_ALL		UINT32_MAX	/* mm_engine_pass: every port (manual step) */
+#define MM_ENGINE_ALL		UINT32_MAX	/* mm_engine_pass: every port (a step) */
 
 /* Log levels (syslog numbering, same as MANA_VS_LOG_*). */
 #define MM_LOG_ERR		3

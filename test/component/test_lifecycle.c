@@ -340,8 +340,8 @@ test_settings(void)
 	CHECK(comp_vdev_create_logged("net_mana_bad7", "sysfs=/tmp", log, sizeof(log)) != 0);
 	CHECK_MSG(strstr(log, "unknown key 'sysfs' (allowed here: ibdev, model, mac, "
 			 "tx_cqe_suppress, recovery, recovery_timeout, ports, mac<N>, wire, "
-			 "wire<N>, doorbell, coalesce, "
-			 "engine_cpu, engine_threads, numa, max_qp, part)") != NULL, "log: %s", log);
+			 "wire<N>, doorbell, coalesce, engine_cpu, "
+			 "engine_threads, numa, max_qp, part)") != NULL, "log: %s", log);
 	CHECK(mana_model_find("net_mana_bad4") == NULL);
 	CHECK(mana_model_find("net_mana_bad6") == NULL);
 }
