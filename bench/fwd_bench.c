@@ -780,10 +780,10 @@ model_report(const struct model_snap *a, const struct model_snap *b)
 		printf("MODEL name=%s frames=%" PRIu64 " cpu_ns=%" PRIu64
 		       " ns_per_frame=%.1f rx_frames=%" PRIu64 " tx_frames=%" PRIu64
 		       " rx_drop_no_wqe=%" PRIu64 " errors=%" PRIu64 " passes=%" PRIu64
-		       " busy_passes=%" PRIu64 "\n",
+		       " busy_passes=%" PRIu64 " threads=%u\n",
 		       p_model_config(b->m[i])->name, fr, ns, fr ? (double)ns / fr : 0.0,
 		       rx, tx, drop, err, b->eng[i].passes - a->eng[i].passes,
-		       b->eng[i].busy_passes - a->eng[i].busy_passes);
+		       b->eng[i].busy_passes - a->eng[i].busy_passes, b->eng[i].threads);
 	}
 }
 

@@ -98,7 +98,7 @@ class Raw:
             tag = line.split()[1]
             if tag in self.cg and ' MODEL ' in line:
                 self.cg[tag]['model'] = d
-        elif first in ('fwd', 'rss'):
+        elif first in ('fwd', 'rss', 'scale'):
             label = line.split()[1]
             if ' RESULT ' in line:
                 if 'dpdk' in d:
@@ -527,6 +527,30 @@ def md(raw, outdir):
             num(r, 'queues'), num(r, 'lcores'), fmt(num(r, 'mpps'), 3), fmt(num(r, 'cyc_pkt')),
             pq, fmt(engine_ns(r)), fmt(share, 2)))
     out += section_tail(raw, 'rss', 'RSS rows')
+
+    out += ['', '## Scaling: queues x lcores x engine threads (net_mana, 2 vPorts, 64 flows), '
+            '%s CPUs, DPDK %s' % (m.get('ncpu', '?'), dv), '',
+            'Each lcore and each engine thread on a CPU of its own (lcores from CPU 0, the '
+            'engine threads after them); a device runs at most one engine thread per vPort '
+            '(doc/user_guide.md "Engine threads").', '',
+            '| queues | lcores | engine threads | CPUs used / machine | Mpps | cycles/pkt (all) | '
+            'engine ns/frame | engine CPU share (CPUs) |', '|---:|---:|---:|---:|---:|---:|---:|---:|']
+    scale = [x for x in raw.fwd if x.startswith('scale_')]
+    for label in sorted(scale, key=lambda x: (num(raw.fwd[x], 'engine_threads', 0),
+                                              num(raw.fwd[x], 'lcores', 0),
+                                              num(raw.fwd[x], 'queues', 0))):
+        r = raw.fwd[label]
+        share = None
+        if r['model']:
+            share = num(r['model'][0], 'cpu_ns', 0) / 1e9 / max(num(r, 'seconds', 1), 1e-9)
+        et = num(r, 'engine_threads', 0)
+        if r['model'] and num(r['model'][0], 'threads') is not None:
+            et = num(r['model'][0], 'threads')
+        out.append('| %d | %d | %d | %d / %s | %s | %s | %s | %s |' % (
+            num(r, 'queues'), num(r, 'lcores'), et, num(r, 'lcores') + et,
+            '%d' % num(r, 'ncpu', 0), fmt(num(r, 'mpps'), 3), fmt(num(r, 'cyc_pkt')),
+            fmt(engine_ns(r)), fmt(share, 2)))
+    out += section_tail(raw, 'scale', 'scaling rows')
 
     out += ['', '## testpmd io forwarding (`--record-core-cycles`, 64 B, burst 32) and l3fwd, '
             'DPDK %s' % dv, '',

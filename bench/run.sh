@@ -14,8 +14,12 @@
 #   --build   meson build directory (default /root/build-bench; configured
 #             and built when missing)
 #   --only S  run only the sections named in S (comma list of: fwd, cg, sizes,
-#             bursts, rss, testpmd, l3fwd, doorbell, tso, engine); the others
-#             are left out of the tables
+#             bursts, rss, scale, testpmd, l3fwd, doorbell, tso, engine); the
+#             others are left out of the tables
+#             scale: queues x lcores x engine threads (engine_threads, one per
+#             vPort at most: work is spread by port), each lcore and engine
+#             thread on a CPU of its own; what needs more CPUs than nproc is
+#             NOTMEASURED
 #             tso: TSO payload Gbit/s (64 KB sends, MSS 1448, to a sink wire that
 #             verifies every segment) and driver instructions per send under
 #             callgrind (tx_prepare + tx_burst); 9000-byte forwarding with 2 KB
@@ -45,13 +49,13 @@ bench_runtime_rm() {
 
 	[ "$(id -u)" -eq 0 ] || base=${XDG_RUNTIME_DIR:-/tmp}/dpdk
 	rm -rf --one-file-system "$base/bench$$"_* "$base/benchup$$" "$base/benchtp$$"_* \
-		"$base/benchl3$$" "$base/benchrss$$"_*
+		"$base/benchl3$$" "$base/benchrss$$"_* "$base/benchsc$$"_*
 }
 trap bench_runtime_rm EXIT
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(dirname "$here")
 short=0
-all_sections=,fwd,cg,sizes,bursts,rss,testpmd,l3fwd,doorbell,tso,engine,
+all_sections=,fwd,cg,sizes,bursts,rss,scale,testpmd,l3fwd,doorbell,tso,engine,
 only=$all_sections
 build=/root/build-bench
 out=
@@ -695,6 +699,41 @@ while [ $q -le $((ncpu * 2)) ]; do
 	record "rss rss_q$q peer=mana queues=$q lcores=$lc" "$f"
 	[ $short = 1 ] && [ $q -ge 2 ] && break
 	q=$((q * 2))
+done
+
+fi
+
+if want scale; then
+purge '/^scale /d; /^FAILED tag=scale_/d; /^NOTMEASURED section=scale /d'
+echo "== scaling: queues x lcores x engine threads (net_mana, 2 vPorts, 64 flows)," \
+     "$ncpu CPUs, DPDK $dpdk_version  [t=${SECONDS}s]"
+# queues:lcores:engine threads. Lcores on CPUs 0..L-1, engine thread i on
+# CPU L+i, so nothing shares a CPU; the fwd_bench device has 2 vPorts, and
+# engine threads are one per vPort at most (doc/user_guide.md "Engine threads").
+scale_cfgs="1:1:1 2:1:1 1:1:2 2:2:1 2:2:2 4:2:2 4:4:2"
+[ $short = 1 ] && scale_cfgs="1:1:1 2:1:1 1:1:2 2:2:2"
+for c in $scale_cfgs; do
+	q=${c%%:*} lc=${c#*:} lc=${lc%%:*} et=${c##*:}
+	tag=scale_q${q}_l${lc}_e${et}
+	if [ $((lc + et)) -gt "$ncpu" ]; then
+		not_measured scale "$tag" "needs $((lc + et)) CPUs ($lc lcore(s) + $et engine" \
+			"thread(s), each on its own CPU); this machine has $ncpu"
+		continue
+	fi
+	cpus=$lc
+	for ((i = 1; i < et; i++)); do cpus="$cpus:$((lc + i))"; done
+	f=$work/$tag.log
+	g=gen:len=64:flows=64:lossless=1
+	# shellcheck disable=SC2046
+	timeout 120 "$bench" -l 0-$((lc - 1)) --no-huge -m 1024 --no-pci \
+		--file-prefix=benchsc$$_$tag --log-level=lib.eal:error -d librte_net_mana.so \
+		--vdev "net_mana0,ports=2,engine_cpu=$cpus,wire=$g,wire=$g" -- --queues "$q" \
+		--seconds $secs --warmup $warm --label "$tag" > "$f" 2>&1
+	record "scale $tag peer=mana queues=$q lcores=$lc engine_threads=$et ncpu=$ncpu" "$f"
+done
+for et in 4 8; do
+	not_measured scale "scale_e$et" "$et engine threads: the benchmark device has 2 vPorts," \
+		"and a device runs at most one engine thread per vPort (work is spread by port)"
 done
 
 fi

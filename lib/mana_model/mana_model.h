@@ -25,6 +25,9 @@
 #include <infiniband/verbs.h>
 
 #define MANA_MODEL_MAX_PORTS		8
+#define MANA_MODEL_MAX_ENGINES		16	/* engine threads of one device */
+/* Environment: the engine thread count when no engine_threads/engine_cpu key says. */
+#define MANA_MODEL_ENGINE_THREADS_ENV	"MANA_MODEL_ENGINE_THREADS"
 #define MANA_MODEL_NAME_LEN		32
 #define MANA_MODEL_PATH_LEN		256
 #define MANA_MODEL_MAX_FRAME		9216	/* largest frame on any wire */
@@ -98,7 +101,13 @@ struct mana_model_config {
 	bool mac_set[MANA_MODEL_MAX_PORTS];	/* false: generated 00:15:5d:xx:xx:xx */
 	struct mana_model_wire_cfg wire[MANA_MODEL_MAX_PORTS];
 	bool manual;			/* no engine thread: mana_model_step() drives it */
-	int engine_cpu;			/* -1: not pinned */
+	/*
+	 * Engine threads (doc/user_guide.md "Engine threads"): port p is
+	 * served by thread p % engine_threads; thread i is pinned to
+	 * engine_cpu[i] (-1: not pinned).
+	 */
+	uint8_t engine_threads;		/* 1..MANA_MODEL_MAX_ENGINES */
+	int engine_cpu[MANA_MODEL_MAX_ENGINES];
 	bool shared_doorbell;		/* hardware-like single doorbell page (hardware.md §1.2) */
 	bool doorbell_untrapped;	/* shared page read as memory: the last store per slot
 					 * (lossy; for valgrind, which cannot resume a trapped store) */
@@ -118,7 +127,10 @@ struct mana_model_config {
 
 struct mana_model;
 
-/* Defaults: 1 port, loop wire, threaded engine, coalescing on. */
+/*
+ * Defaults: 1 port, loop wire, threaded engine, coalescing on. The engine
+ * thread count is that of MANA_MODEL_ENGINE_THREADS (1..16) when set, else 1.
+ */
 void mana_model_config_init(struct mana_model_config *cfg, const char *name);
 
 /*
@@ -142,7 +154,8 @@ int mana_model_parse_wire(const char *spec, struct mana_model_wire_cfg *cfg, con
  * environment. Keys (doc/user_guide.md, "Software device settings"):
  *   ports=1..8  mac=MAC  mac<N>=MAC  wire=<spec>  wire<N>=<spec>
  *   doorbell=queue|shared|memory  coalesce=0|1  cqe_batch=1..64
- *   engine_cpu=-1..1023  numa=-1..1023  max_qp=1..65535  part=0|2
+ *   engine_cpu=-1..1023[:-1..1023]...  engine_threads=1..16
+ *   numa=-1..1023  max_qp=1..65535  part=0|2
  *   name=<name>  pci=dddd:bb:dd.f  sysfs=<dir>      (MANA_MODEL_SETTINGS_IDENTITY)
  * The i-th mac= or wire= is that of port i; mac<N>= and wire<N>= name port N.
  * Old spellings still accepted: rx_coalesce (coalesce), cpu (engine_cpu),
@@ -163,6 +176,8 @@ struct mana_model_settings {
 	const char *origin;		/* "devarg", "MANA_MODEL": starts deprecation notes */
 	bool ports_given;
 	bool engine_cpu_given;
+	uint8_t engine_ncpu;		/* CPUs the engine_cpu list named */
+	bool engine_threads_given;
 	bool numa_given;
 	uint8_t nmac, nwire;		/* mac= / wire= given so far (the next one's port) */
 	uint16_t ports_named;		/* bit N: a mac or wire key set port N */
@@ -318,7 +333,8 @@ struct mana_model_engine_stats {
 	uint64_t passes, busy_passes;
 	uint64_t frames;		/* TX + RX frames handled */
 	uint64_t doorbells;		/* doorbell stores taken (valid or rejected) */
-	uint64_t cpu_ns;		/* thread CPU time (threaded mode) */
+	uint64_t cpu_ns;		/* threads' CPU time (threaded mode), summed */
+	unsigned int threads;		/* engine threads running (0: manual mode) */
 };
 int mana_model_engine_stats(const struct mana_model *m, struct mana_model_engine_stats *st);
 

@@ -46,10 +46,10 @@ mana_model_create_comp_channel(struct ibv_context *c)
 	ch->ibv.fd = p[0];
 	ch->ibv.refcnt = 0;
 	ch->wfd = p[1];
-	pthread_mutex_lock(&ctx->m->lock);
+	mm_lock(ctx->m);
 	LIST_INSERT_HEAD(&ctx->m->chans, ch, link);
 	ctx->nobj++;
-	pthread_mutex_unlock(&ctx->m->lock);
+	mm_unlock(ctx->m);
 	return &ch->ibv;
 }
 
@@ -63,16 +63,16 @@ mana_model_destroy_comp_channel(struct ibv_comp_channel *channel)
 		return -EINVAL;
 	ch = (struct mm_channel *)(void *)channel;
 	m = ch->ctx->m;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	if (channel->refcnt != 0) {
 		mm_error(m, MM_LOG_INFO, "destroy_comp_channel: %d CQs still use it",
 			 channel->refcnt);
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		return -EBUSY;
 	}
 	LIST_REMOVE(ch, link);
 	ch->ctx->nobj--;
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	close(ch->ibv.fd);
 	close(ch->wfd);
 	free(ch);
@@ -160,13 +160,13 @@ mana_model_create_cq(struct ibv_context *c, int cqe, void *cq_context,
 	cq->ibv.cqe = cqe;
 	pthread_mutex_init(&cq->ibv.mutex, NULL);
 	pthread_cond_init(&cq->ibv.cond, NULL);
-	pthread_mutex_lock(&ctx->m->lock);
+	mm_lock(ctx->m);
 	cq->ibv.handle = ++ctx->m->handle_ctr;
 	if (channel != NULL)
 		channel->refcnt++;
 	LIST_INSERT_HEAD(&ctx->m->cqs, cq, link);
 	ctx->nobj++;
-	pthread_mutex_unlock(&ctx->m->lock);
+	mm_unlock(ctx->m);
 	return &cq->ibv;
 }
 
@@ -180,10 +180,10 @@ mana_model_destroy_cq(struct ibv_cq *ibcq)
 		return -EINVAL;
 	cq = mm_cq_of(ibcq);
 	m = cq->ctx->m;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	if (cq->users != 0) {
 		mm_error(m, MM_LOG_INFO, "destroy_cq: CQ still used by %u WQs/QPs", cq->users);
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		return -EBUSY;
 	}
 	/* Nothing stays held past a queue's end (mm_rq_objects_end); never freed listed. */
@@ -193,7 +193,7 @@ mana_model_destroy_cq(struct ibv_cq *ibcq)
 	LIST_REMOVE(cq, link);
 	cq->ctx->nobj--;
 	mm_ring_free(cq->ctx, cq->buf);
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	pthread_mutex_destroy(&ibcq->mutex);
 	pthread_cond_destroy(&ibcq->cond);
 	free(cq);
@@ -304,7 +304,8 @@ mm_cq_write(struct mana_model *m, struct mm_cq *cq, const uint32_t *data, uint32
  * later, in groups.
  */
 void
-mm_cq_write_rx(struct mana_model *m, struct mm_cq *cq, const uint32_t *data, uint32_t wq_id)
+mm_cq_write_rx(struct mana_model *m, struct mm_port *p, struct mm_cq *cq, const uint32_t *data,
+	       uint32_t wq_id)
 {
 	struct gdma_cqe *e;
 
@@ -314,7 +315,7 @@ mm_cq_write_rx(struct mana_model *m, struct mm_cq *cq, const uint32_t *data, uin
 	}
 	if (cq->held == 0) {
 		cq->held_slot = cq->slot;
-		LIST_INSERT_HEAD(&m->held_cqs, cq, held_link);
+		LIST_INSERT_HEAD(&p->held_cqs, cq, held_link);
 	}
 	cq->held_info[cq->held++] = mm_cq_fill(cq, data, wq_id, false, &e);
 	/* Never more than the ring: an overflow then looks as it does unbatched. */
@@ -350,10 +351,17 @@ mm_cq_publish(struct mana_model *m, struct mm_cq *cq)
 }
 
 void
+mm_cq_publish_port(struct mm_port *p)
+{
+	while (!LIST_EMPTY(&p->held_cqs))
+		mm_cq_publish(p->m, LIST_FIRST(&p->held_cqs));
+}
+
+void
 mm_cq_publish_all(struct mana_model *m)
 {
-	while (!LIST_EMPTY(&m->held_cqs))
-		mm_cq_publish(m, LIST_FIRST(&m->held_cqs));
+	for (unsigned int i = 0; i < m->cfg.nports; i++)
+		mm_cq_publish_port(&m->port[i]);
 }
 
 /*

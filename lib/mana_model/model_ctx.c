@@ -201,9 +201,9 @@ mana_model_open_device(struct ibv_device *dev)
 		errno = err;
 		return NULL;
 	}
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	LIST_INSERT_HEAD(&m->ctxs, ctx, link);
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	return c;
 }
 
@@ -217,14 +217,14 @@ mana_model_close_device(struct ibv_context *c)
 		return -EINVAL;
 	ctx = mm_ctx_of(c);
 	m = ctx->m;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	if (ctx->nobj != 0) {
 		mm_error(m, MM_LOG_INFO, "close_device: %u objects still exist", ctx->nobj);
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		return -EBUSY;
 	}
 	LIST_REMOVE(ctx, link);
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	mm_ctx_db_pages_free(ctx);
 	close(c->cmd_fd);
 	close(c->async_fd);
@@ -306,11 +306,11 @@ mana_model_query_port(struct ibv_context *c, uint8_t port, struct ibv_port_attr 
 	memset(attr, 0, sizeof(*attr));
 	if (mm_ctx_dead(mm_ctx_of(c), "query_port"))
 		return -EIO;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	attr->state = p->link_up && !m->fatal ? IBV_PORT_ACTIVE : IBV_PORT_DOWN;
 	attr->phys_state = p->link_up && !m->fatal ? 5 /* LinkUp */ : 3 /* Disabled */;
 	attr->active_mtu = mm_mtu_enum(p->mtu);
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	attr->max_mtu = IBV_MTU_4096;
 	attr->gid_tbl_len = 16;
 	attr->pkey_tbl_len = 1;
@@ -374,10 +374,10 @@ mana_model_set_context_attr(struct ibv_context *c, enum manadv_set_ctx_attr_type
 	if (attr == NULL)
 		return -EINVAL;
 	ctx = mm_ctx_of(c);
-	pthread_mutex_lock(&ctx->m->lock);
+	mm_lock(ctx->m);
 	ctx->alloc = *(const struct manadv_ctx_allocators *)attr;
 	ctx->alloc_set = true;
-	pthread_mutex_unlock(&ctx->m->lock);
+	mm_unlock(ctx->m);
 	return 0;
 }
 
@@ -391,14 +391,14 @@ mm_init_qp(struct ibv_qp *in, struct manadv_qp *out)
 		mm_error(m, MM_LOG_INFO, "init_obj: QP %u is an RSS QP (no SQ)", in->qp_num);
 		return -EINVAL;
 	}
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	out->sq_buf = qp->sq.buf;
 	out->sq_count = qp->sq.count;
 	out->sq_size = qp->sq.size;
 	out->sq_id = qp->sq_id;
 	out->tx_vp_offset = m->port[qp->port].tx_vp_offset;
 	out->db_page = qp->db;
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	return 0;
 }
 
@@ -407,11 +407,11 @@ mm_init_cq(struct ibv_cq *in, struct manadv_cq *out)
 {
 	struct mm_cq *cq = mm_cq_of(in);
 
-	pthread_mutex_lock(&cq->ctx->m->lock);
+	mm_lock(cq->ctx->m);
 	out->buf = cq->buf;
 	out->count = cq->count;
 	out->cq_id = cq->id;
-	pthread_mutex_unlock(&cq->ctx->m->lock);
+	mm_unlock(cq->ctx->m);
 }
 
 static void
@@ -419,13 +419,13 @@ mm_init_rwq(struct ibv_wq *in, struct manadv_rwq *out)
 {
 	struct mm_wq *wq = mm_wq_of(in);
 
-	pthread_mutex_lock(&wq->ctx->m->lock);
+	mm_lock(wq->ctx->m);
 	out->buf = wq->ring.buf;
 	out->count = wq->ring.count;
 	out->size = wq->ring.size;
 	out->wq_id = wq->id;
 	out->db_page = wq->db;
-	pthread_mutex_unlock(&wq->ctx->m->lock);
+	mm_unlock(wq->ctx->m);
 }
 
 int

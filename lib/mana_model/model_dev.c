@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "model_priv.h"
+#include "model_num.h"
 
 pthread_mutex_t mm_global_lock = PTHREAD_MUTEX_INITIALIZER;
 static LIST_HEAD(, mana_model) mm_models = LIST_HEAD_INITIALIZER(mm_models);
@@ -64,13 +66,18 @@ mm_error(struct mana_model *m, int level, const char *fmt, ...)
 {
 	va_list ap;
 
-	va_start(ap, fmt);
-	if (m != NULL)
-		vsnprintf(m->last_error, sizeof(m->last_error), fmt, ap);
-	va_end(ap);
-	if (m != NULL)
-		mm_log(level, "%s: %s", m->cfg.name, m->last_error);
-	else {
+	if (m != NULL) {
+		char msg[sizeof(m->last_error)];
+
+		/* Engine threads of one device may report at the same time. */
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		pthread_mutex_lock(&m->err_lock);
+		memcpy(m->last_error, msg, sizeof(msg));
+		pthread_mutex_unlock(&m->err_lock);
+		mm_log(level, "%s: %s", m->cfg.name, msg);
+	} else {
 		va_start(ap, fmt);
 		mm_vlog(level, fmt, ap);
 		va_end(ap);
@@ -154,6 +161,29 @@ mm_gen_mac(const char *name, unsigned int port, uint8_t mac[6])
 
 /* ---- config ------------------------------------------------------------- */
 
+/*
+ * MANA_MODEL_ENGINE_THREADS: the thread count of every device whose settings
+ * do not say (doc/user_guide.md "Engine threads"), so a whole test run can be
+ * made multi-threaded. A bad value is logged once and ignored.
+ */
+static uint8_t
+mm_engine_threads_default(void)
+{
+	static int warned;
+	const char *env = getenv(MANA_MODEL_ENGINE_THREADS_ENV);
+	long v;
+
+	if (env == NULL || env[0] == '\0')
+		return 1;
+	if (mm_parse_long(env, 1, MANA_MODEL_MAX_ENGINES, &v, NULL) == 0)
+		return (uint8_t)v;
+	if (__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED) == 0)
+		mm_log(MM_LOG_WARNING, "%s='%.32s' ignored (allowed: an integer 1..%u); "
+		       "one engine thread", MANA_MODEL_ENGINE_THREADS_ENV, env,
+		       MANA_MODEL_MAX_ENGINES);
+	return 1;
+}
+
 void
 mana_model_config_init(struct mana_model_config *cfg, const char *name)
 {
@@ -164,13 +194,31 @@ mana_model_config_init(struct mana_model_config *cfg, const char *name)
 	for (unsigned int i = 0; i < MANA_MODEL_MAX_PORTS; i++)
 		cfg->wire[i].type = MANA_MODEL_WIRE_LOOP;
 	cfg->manual = false;
-	cfg->engine_cpu = -1;
+	cfg->engine_threads = mm_engine_threads_default();
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_ENGINES; i++)
+		cfg->engine_cpu[i] = -1;
 	cfg->shared_doorbell = false;
 	cfg->rx_coalesce = true;
 	cfg->vendor_part_id = 2;
 	cfg->max_qp = MM_DEFAULT_MAX_QP;
 	cfg->cqe_batch = MM_DEFAULT_CQE_BATCH;
 	cfg->numa_node = -1;
+}
+
+/*
+ * Writers first: engine threads take the lock shared pass after pass, and a
+ * control verb must not wait for a moment when no pass is under way.
+ */
+static void
+mm_lock_init(struct mana_model *m)
+{
+	pthread_rwlockattr_t a;
+
+	pthread_rwlockattr_init(&a);
+	pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&m->lock, &a);
+	pthread_rwlockattr_destroy(&a);
+	pthread_mutex_init(&m->err_lock, NULL);
 }
 
 static struct mana_model *
@@ -213,6 +261,18 @@ mm_config_check(const struct mana_model_config *cfg)
 		       cfg->nports, MANA_MODEL_MAX_PORTS);
 		return EINVAL;
 	}
+	if (!cfg->manual && (cfg->engine_threads < 1 ||
+			     cfg->engine_threads > MANA_MODEL_MAX_ENGINES)) {
+		mm_log(MM_LOG_ERR, "create %s: engine_threads %u not in 1..%u", cfg->name,
+		       cfg->engine_threads, MANA_MODEL_MAX_ENGINES);
+		return EINVAL;
+	}
+	for (unsigned int i = 0; !cfg->manual && i < cfg->engine_threads; i++)
+		if (cfg->engine_cpu[i] < -1 || cfg->engine_cpu[i] >= CPU_SETSIZE) {
+			mm_log(MM_LOG_ERR, "create %s: engine thread %u: CPU %d not in -1..%d",
+			       cfg->name, i, cfg->engine_cpu[i], CPU_SETSIZE - 1);
+			return EINVAL;
+		}
 	if (cfg->vendor_part_id != 0 && cfg->vendor_part_id != 2) {
 		mm_log(MM_LOG_ERR, "create %s: vendor_part_id %u not 0 or 2", cfg->name,
 		       cfg->vendor_part_id);
@@ -537,22 +597,18 @@ mm_wires_connect(struct mana_model *m)
 }
 
 void
-mm_wires_check_carrier(struct mana_model *m)
+mm_port_check_carrier(struct mana_model *m, struct mm_port *p)
 {
-	for (unsigned int i = 0; i < m->cfg.nports; i++) {
-		struct mm_port *p = &m->port[i];
-
-		if (p->wire == NULL || !p->wire_connected || p->wire->cfg.type !=
-		    MANA_MODEL_WIRE_PAIR || mm_wire_carrier(p->wire))
-			continue;
-		p->wire_connected = false;
-		p->carrier = false;
-		mm_port_link_eval(m, p);
-		mm_log(MM_LOG_WARNING, "%s: port %u: the far end of the pair cable (%s/%u) is "
-		       "gone; link down until it connects again", m->cfg.name, i,
-		       p->wire->cfg.pair.dev, p->wire->cfg.pair.port);
-		__atomic_store_n(&m->wires_pending, true, __ATOMIC_RELEASE);
-	}
+	if (p->wire == NULL || !p->wire_connected || p->wire->cfg.type !=
+	    MANA_MODEL_WIRE_PAIR || mm_wire_carrier(p->wire))
+		return;
+	p->wire_connected = false;
+	p->carrier = false;
+	mm_port_link_eval(m, p);
+	mm_log(MM_LOG_WARNING, "%s: port %u: the far end of the pair cable (%s/%u) is "
+	       "gone; link down until it connects again", m->cfg.name, p->index,
+	       p->wire->cfg.pair.dev, p->wire->cfg.pair.port);
+	__atomic_store_n(&m->wires_pending, true, __ATOMIC_RELEASE);
 }
 
 static void
@@ -575,6 +631,7 @@ mm_ports_init(struct mana_model *m)
 
 		p->m = m;
 		p->index = i;
+		LIST_INIT(&p->held_cqs);
 		if (m->cfg.mac_set[i])
 			memcpy(p->mac, m->cfg.mac[i], 6);
 		else
@@ -587,6 +644,13 @@ mm_ports_init(struct mana_model *m)
 		/* Non-zero and per port, so a driver using 0 or another port's is caught. */
 		p->tx_vp_offset = 16 + ((m->id_seed >> 4) + 29 * i) % 200;
 		pthread_mutex_init(&p->inbox_lock, NULL);
+		/*
+		 * Port p, with its queues and wire, is served by engine thread
+		 * p % threads. The shared doorbell page is one stream of stores
+		 * for every queue of a context, read in order by one thread:
+		 * thread 0 then serves every port (doc/user_guide.md "Engine threads").
+		 */
+		p->engine = m->cfg.manual || m->cfg.shared_doorbell ? 0 : i % m->cfg.engine_threads;
 	}
 }
 
@@ -604,7 +668,8 @@ mm_model_free(struct mana_model *m)
 		pthread_mutex_destroy(&m->port[i].inbox_lock);
 	}
 	mm_sysfs_remove(m);
-	pthread_mutex_destroy(&m->lock);
+	pthread_rwlock_destroy(&m->lock);
+	pthread_mutex_destroy(&m->err_lock);
 	free(m);
 }
 
@@ -642,14 +707,13 @@ mana_model_create(const struct mana_model_config *cfg)
 		m->cfg.max_qp = MM_DEFAULT_MAX_QP;
 	if (m->cfg.cqe_batch == 0)
 		m->cfg.cqe_batch = MM_DEFAULT_CQE_BATCH;
-	pthread_mutex_init(&m->lock, NULL);
+	mm_lock_init(m);
 	LIST_INIT(&m->ctxs);
 	LIST_INIT(&m->qps);
 	LIST_INIT(&m->wqs);
 	LIST_INIT(&m->cqs);
 	LIST_INIT(&m->inds);
 	LIST_INIT(&m->chans);
-	LIST_INIT(&m->held_cqs);
 	m->id_seed = mm_fnv1a(cfg->name, 0x5eed) & 0xFFFFFFu;
 	m->key_seed = mm_fnv1a(cfg->name, 0x1c3e);
 	m->ibdev.node_type = IBV_NODE_CA;
@@ -662,6 +726,8 @@ mana_model_create(const struct mana_model_config *cfg)
 	if (mm_find_locked(cfg->name) != NULL) {
 		pthread_mutex_unlock(&mm_global_lock);
 		mm_log(MM_LOG_ERR, "create %s: name already used", cfg->name);
+		pthread_rwlock_destroy(&m->lock);
+		pthread_mutex_destroy(&m->err_lock);
 		free(m);
 		errno = EEXIST;
 		return NULL;
@@ -676,7 +742,8 @@ mana_model_create(const struct mana_model_config *cfg)
 		mm_log(MM_LOG_ERR, "create %s: port %u: MAC %02x:%02x:%02x:%02x:%02x:%02x is "
 		       "already port %u of device %s", cfg->name, i, a[0], a[1], a[2], a[3],
 		       a[4], a[5], o->index, o->m->cfg.name);
-		pthread_mutex_destroy(&m->lock);
+		pthread_rwlock_destroy(&m->lock);
+		pthread_mutex_destroy(&m->err_lock);
 		free(m);
 		errno = EADDRINUSE;
 		return NULL;
@@ -684,7 +751,8 @@ mana_model_create(const struct mana_model_config *cfg)
 	err = mm_pairs_remote_check_locked(&m->cfg);
 	if (err != 0) {
 		pthread_mutex_unlock(&mm_global_lock);
-		pthread_mutex_destroy(&m->lock);
+		pthread_rwlock_destroy(&m->lock);
+		pthread_mutex_destroy(&m->err_lock);
 		free(m);
 		errno = err;
 		return NULL;
@@ -707,9 +775,9 @@ mana_model_create(const struct mana_model_config *cfg)
 	 * pass of every device retries them, so a device created later connects.
 	 * (Never called under mm_global_lock: connecting looks peers up.)
 	 */
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	mm_wires_connect(m);
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 
 	if (!cfg->manual) {
 		err = mm_engine_start(m);
@@ -732,12 +800,12 @@ mana_model_destroy(struct mana_model *m)
 {
 	if (m == NULL || !mm_model_valid(m))
 		return -EINVAL;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	if (!LIST_EMPTY(&m->ctxs)) {
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		return -EBUSY;
 	}
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	mm_engine_stop(m);
 	pthread_mutex_lock(&mm_global_lock);
 	LIST_REMOVE(m, link);

@@ -5,8 +5,10 @@
 /*
  * The engine: one pass reads and clears every doorbell of every live queue
  * page, processes the SQs up to their doorbell tails, polls the wires (RX)
- * and flushes pending coalesced RX CQEs. It runs on its own thread (the
- * default) or when mana_model_step() is called (manual mode).
+ * and flushes pending coalesced RX CQEs. It runs on engine threads (one by
+ * default; engine_threads/engine_cpu for more, each pass serving the ports
+ * of its thread, doc/user_guide.md "Engine threads") or when
+ * mana_model_step() is called (manual mode: one pass serves every port).
  */
 
 #define _GNU_SOURCE
@@ -248,12 +250,14 @@ mm_db_scan_wq(struct mana_model *m, struct mm_wq *wq, bool stray)
 static void
 mm_db_discard(struct mana_model *m, uint64_t *pg)
 {
-	if (mm_db_take(&pg[MM_DB_SQ]) != 0)
-		m->rst.db_discarded++;
-	if (mm_db_take(&pg[MM_DB_RQ]) != 0)
-		m->rst.db_discarded++;
-	if (mm_db_take(&pg[MM_DB_CQ]) != 0)
-		m->rst.db_discarded++;
+	unsigned int n = 0;
+
+	n += mm_db_take(&pg[MM_DB_SQ]) != 0;
+	n += mm_db_take(&pg[MM_DB_RQ]) != 0;
+	n += mm_db_take(&pg[MM_DB_CQ]) != 0;
+	/* Engine threads of several ports count here. */
+	if (n != 0)
+		__atomic_fetch_add(&m->rst.db_discarded, n, __ATOMIC_RELAXED);
 }
 
 /* A dead context's shared page: its trapped stores popped and discarded. */
@@ -266,7 +270,7 @@ mm_db_discard_shared(struct mana_model *m, struct mm_ctx *ctx)
 
 	if (ctx->dbq != NULL)
 		while (mm_dbq_pop(ctx->dbq, &off, &width, &v))
-			m->rst.db_discarded++;
+			__atomic_fetch_add(&m->rst.db_discarded, 1, __ATOMIC_RELAXED);
 	mm_db_discard(m, ctx->shared_db_dev);
 }
 
@@ -400,14 +404,36 @@ mm_db_scan_shared(struct mana_model *m, struct mm_ctx *ctx, bool stray)
 	return n;
 }
 
+/* ---- one pass --------------------------------------------------------------------- */
+
+/*
+ * The passes of engine thread eng serve the ports whose engine it is, with
+ * their SQs, RX WQs and CQs, wires and inboxes; a manual step serves them all.
+ */
+static inline bool
+mm_owns(unsigned int eng, const struct mm_port *p)
+{
+	return eng == MM_ENGINE_ALL || p->engine == eng;
+}
+
+/* The port an RWQ's doorbells count on: its RSS QP's, port 0 before it has one. */
+static inline unsigned int
+mm_wq_port(const struct mm_wq *wq)
+{
+	return wq->rss != NULL ? wq->rss->port : 0;
+}
+
 static unsigned int
-mm_db_scan(struct mana_model *m, bool stray)
+mm_db_scan(struct mana_model *m, unsigned int eng, bool stray)
 {
 	unsigned int n = 0;
 
 	if (m->cfg.shared_doorbell) {
 		struct mm_ctx *ctx;
 
+		/* Every port is engine 0's (mm_ports_init). */
+		if (eng != MM_ENGINE_ALL && eng != 0)
+			return 0;
 		LIST_FOREACH(ctx, &m->ctxs, link) {
 			if (ctx->dead)
 				mm_db_discard_shared(m, ctx);
@@ -419,7 +445,7 @@ mm_db_scan(struct mana_model *m, bool stray)
 		struct mm_wq *wq;
 
 		LIST_FOREACH(qp, &m->qps, link) {
-			if (qp->rss)
+			if (qp->rss || !mm_owns(eng, &m->port[qp->port]))
 				continue;
 			if (qp->ctx->dead)
 				mm_db_discard(m, qp->db);
@@ -427,6 +453,8 @@ mm_db_scan(struct mana_model *m, bool stray)
 				n += mm_db_scan_qp(m, qp, stray);
 		}
 		LIST_FOREACH(wq, &m->wqs, link) {
+			if (!mm_owns(eng, &m->port[mm_wq_port(wq)]))
+				continue;
 			if (wq->ctx->dead)
 				mm_db_discard(m, wq->db);
 			else
@@ -442,7 +470,7 @@ mm_db_scan(struct mana_model *m, bool stray)
  * the id no longer resolves (an RQ's id lives in its RSS QP): a doorbell rung
  * just before a port stop would be rejected. So the QP's doorbells are
  * processed first: every queued store of its context's shared page, or its
- * own / its RWQs' pages.
+ * own / its RWQs' pages. Exclusive lock held.
  */
 void
 mm_db_drain_qp(struct mana_model *m, struct mm_qp *qp)
@@ -459,44 +487,90 @@ mm_db_drain_qp(struct mana_model *m, struct mm_qp *qp)
 	}
 }
 
-/* ---- one pass --------------------------------------------------------------------- */
-
-unsigned int
-mm_engine_pass(struct mana_model *m)
+/* The work of one pass over the ports of eng; *doorbells counts the stores taken. */
+static unsigned int
+mm_pass_ports(struct mana_model *m, unsigned int eng, bool stray, uint64_t *doorbells)
 {
-	bool stray = m->cfg.manual || (m->passes % MM_STRAY_SCAN_PERIOD) == 0;
 	unsigned int work = 0;
 	struct mm_qp *qp;
 
-	pthread_mutex_lock(&m->lock);
-	if (__atomic_load_n(&m->wires_pending, __ATOMIC_ACQUIRE))
-		mm_wires_connect(m);
-	if (!m->fatal) {
-		unsigned int db = mm_db_scan(m, stray);
+	if (!__atomic_load_n(&m->fatal, __ATOMIC_ACQUIRE)) {
+		unsigned int db = mm_db_scan(m, eng, stray);
 
-		m->doorbells += db;
+		*doorbells += db;
 		work += db;
 		LIST_FOREACH(qp, &m->qps, link)
-			if (!qp->rss && !qp->ctx->dead)
+			if (!qp->rss && !qp->ctx->dead && mm_owns(eng, &m->port[qp->port]))
 				work += mm_tx_process(m, qp);
 	}
 	/* RX after the doorbells, so WQEs posted before a frame arrives are seen. */
 	for (unsigned int i = 0; i < m->cfg.nports; i++) {
 		struct mm_port *p = &m->port[i];
 
+		if (!mm_owns(eng, p))
+			continue;
 		work += mm_rx_drain_inbox(p);
 		if (p->wire != NULL && p->wire_connected && p->wire->ops->poll != NULL)
 			work += p->wire->ops->poll(p->wire, MM_WIRE_BUDGET);
+		mm_port_check_carrier(m, p);
+		mm_rx_flush(p);
+		/* The port's pass ends: every RX CQE it holds back (cqe_batch) becomes visible. */
+		mm_cq_publish_port(p);
 	}
-	mm_wires_check_carrier(m);
-	mm_rx_flush(m);
-	/* The pass ends: every RX CQE held back (cqe_batch) becomes visible. */
-	mm_cq_publish_all(m);
+	return work;
+}
+
+/* A step: every port, the lock held exclusively, so any thread may call it. */
+static unsigned int
+mm_engine_step_pass(struct mana_model *m)
+{
+	unsigned int work;
+
+	mm_lock(m);
+	if (__atomic_load_n(&m->wires_pending, __ATOMIC_ACQUIRE))
+		mm_wires_connect(m);
+	work = mm_pass_ports(m, MM_ENGINE_ALL, true, &m->doorbells);
 	m->passes++;
 	if (work != 0)
 		m->busy_passes++;
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	return work;
+}
+
+/*
+ * An engine thread's pass: its own ports, the lock held shared, in parallel
+ * with the other threads. Pair wires still to connect change ports of every
+ * thread: engine 0 connects them exclusively first (every pass when it is
+ * the only thread; else every MM_STRAY_SCAN_PERIOD passes, since the
+ * exclusive lock stops the others' passes while a cable waits for its far end).
+ */
+static unsigned int
+mm_engine_thread_pass(struct mana_model *m, struct mm_engine *e)
+{
+	bool stray = (e->passes % MM_STRAY_SCAN_PERIOD) == 0;
+	unsigned int work;
+
+	if (e->index == 0 && (m->neng == 1 || stray) &&
+	    __atomic_load_n(&m->wires_pending, __ATOMIC_ACQUIRE)) {
+		mm_lock(m);
+		if (__atomic_load_n(&m->wires_pending, __ATOMIC_ACQUIRE))
+			mm_wires_connect(m);
+		mm_unlock(m);
+	}
+	pthread_rwlock_rdlock(&m->lock);
+	work = mm_pass_ports(m, e->index, stray, &e->doorbells);
+	e->passes++;
+	if (work != 0)
+		e->busy_passes++;
+	pthread_rwlock_unlock(&m->lock);
+	return work;
+}
+
+unsigned int
+mm_engine_pass(struct mana_model *m, unsigned int eng)
+{
+	return eng == MM_ENGINE_ALL ? mm_engine_step_pass(m) :
+				      mm_engine_thread_pass(m, &m->eng[eng]);
 }
 
 static uint64_t
@@ -518,7 +592,7 @@ mana_model_step(struct mana_model *m)
 	if (m == NULL)
 		return 0;
 	t0 = mm_thread_cpu_ns();
-	n = mm_engine_pass(m);
+	n = mm_engine_pass(m, MM_ENGINE_ALL);
 	t1 = mm_thread_cpu_ns();
 	if (m->cfg.manual)
 		__atomic_fetch_add(&m->cpu_ns, t1 - t0, __ATOMIC_RELAXED);
@@ -540,18 +614,19 @@ mana_model_run_idle(struct mana_model *m, unsigned int max_passes)
 	return passes;
 }
 
-/* ---- engine thread ----------------------------------------------------------------- */
+/* ---- engine threads ---------------------------------------------------------------- */
 
 static void *
 mm_engine_main(void *arg)
 {
-	struct mana_model *m = arg;
+	struct mm_engine *e = arg;
+	struct mana_model *m = e->m;
 	struct timespec nap = { .tv_sec = 0, .tv_nsec = MM_IDLE_SLEEP_NS };
 	unsigned int idle = 0;
 	uint64_t n = 0;
 
 	while (!__atomic_load_n(&m->stop, __ATOMIC_ACQUIRE)) {
-		if (mm_engine_pass(m) != 0)
+		if (mm_engine_pass(m, e->index) != 0)
 			idle = 0;
 		else if (++idle >= MM_IDLE_SLEEP)
 			nanosleep(&nap, NULL);
@@ -560,37 +635,59 @@ mm_engine_main(void *arg)
 		else
 			mm_cpu_relax();
 		if ((++n & 1023) == 0 || idle >= MM_IDLE_SLEEP)
-			__atomic_store_n(&m->cpu_ns, mm_thread_cpu_ns(), __ATOMIC_RELAXED);
+			__atomic_store_n(&e->cpu_ns, mm_thread_cpu_ns(), __ATOMIC_RELAXED);
 	}
-	__atomic_store_n(&m->cpu_ns, mm_thread_cpu_ns(), __ATOMIC_RELAXED);
+	__atomic_store_n(&e->cpu_ns, mm_thread_cpu_ns(), __ATOMIC_RELAXED);
 	return NULL;
+}
+
+/* Name (mm-<device>, or mm-<device>/<i> with several) and CPU of thread i. */
+static void
+mm_engine_setup(struct mana_model *m, struct mm_engine *e)
+{
+	int cpu = m->cfg.engine_cpu[e->index];
+	char name[16];
+	int rc;
+
+	if (m->neng == 1)
+		snprintf(name, sizeof(name), "mm-%.12s", m->cfg.name);
+	else
+		snprintf(name, sizeof(name), "mm-%.*s/%u", e->index < 10 ? 10 : 9, m->cfg.name,
+			 e->index);
+	pthread_setname_np(e->thread, name);
+	if (cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		rc = pthread_setaffinity_np(e->thread, sizeof(set), &set);
+		if (rc != 0)
+			mm_log(MM_LOG_WARNING, "%s: cannot pin engine thread %u to CPU %d: %s",
+			       m->cfg.name, e->index, cpu, strerror(rc));
+	}
 }
 
 int
 mm_engine_start(struct mana_model *m)
 {
-	char name[16];
 	int rc;
 
 	__atomic_store_n(&m->stop, 0, __ATOMIC_RELEASE);
-	rc = pthread_create(&m->thread, NULL, mm_engine_main, m);
-	if (rc != 0) {
-		mm_log(MM_LOG_ERR, "%s: cannot start the engine thread: %s", m->cfg.name,
-		       strerror(rc));
-		return rc;
-	}
-	m->thread_started = true;
-	snprintf(name, sizeof(name), "mm-%.12s", m->cfg.name);
-	pthread_setname_np(m->thread, name);
-	if (m->cfg.engine_cpu >= 0) {
-		cpu_set_t set;
+	m->neng = m->cfg.engine_threads;
+	for (unsigned int i = 0; i < m->neng; i++) {
+		struct mm_engine *e = &m->eng[i];
 
-		CPU_ZERO(&set);
-		CPU_SET(m->cfg.engine_cpu, &set);
-		rc = pthread_setaffinity_np(m->thread, sizeof(set), &set);
-		if (rc != 0)
-			mm_log(MM_LOG_WARNING, "%s: cannot pin the engine to CPU %d: %s",
-			       m->cfg.name, m->cfg.engine_cpu, strerror(rc));
+		e->m = m;
+		e->index = i;
+		rc = pthread_create(&e->thread, NULL, mm_engine_main, e);
+		if (rc != 0) {
+			mm_log(MM_LOG_ERR, "%s: cannot start engine thread %u of %u: %s",
+			       m->cfg.name, i, m->neng, strerror(rc));
+			mm_engine_stop(m);
+			return rc;
+		}
+		e->started = true;
+		mm_engine_setup(m, e);
 	}
 	return 0;
 }
@@ -598,9 +695,11 @@ mm_engine_start(struct mana_model *m)
 void
 mm_engine_stop(struct mana_model *m)
 {
-	if (!m->thread_started)
-		return;
 	__atomic_store_n(&m->stop, 1, __ATOMIC_RELEASE);
-	pthread_join(m->thread, NULL);
-	m->thread_started = false;
+	for (unsigned int i = 0; i < m->neng; i++) {
+		if (!m->eng[i].started)
+			continue;
+		pthread_join(m->eng[i].thread, NULL);
+		m->eng[i].started = false;
+	}
 }

@@ -22,23 +22,32 @@ mm_mr_bucket(uint32_t lkey)
 	return (lkey ^ (lkey >> 8) ^ (lkey >> 16) ^ (lkey >> 24)) & (MM_MR_HASH_SIZE - 1);
 }
 
-/*
- * Caller holds m->lock (engine pass or control verb). A driver usually
- * names one MR (its mempool's) in every SGE: the last hit is kept, and
- * dereg_mr forgets it.
- */
+/* Caller holds m->lock (an engine pass shared, a control verb exclusive). */
 struct mm_mr *
 mm_mr_lookup(struct mana_model *m, uint32_t lkey)
 {
-	struct mm_mr *mr = m->mr_last;
+	struct mm_mr *mr = m->mr_hash[mm_mr_bucket(lkey)];
+
+	while (mr != NULL && mr->ibv.lkey != lkey)
+		mr = mr->hnext;
+	return mr;
+}
+
+/*
+ * A driver usually names one MR (its mempool's) in every SGE: the last hit
+ * is kept per port, where only the port's engine thread reads and writes it,
+ * and dereg_mr (exclusive) forgets it.
+ */
+struct mm_mr *
+mm_mr_lookup_port(struct mana_model *m, struct mm_port *p, uint32_t lkey)
+{
+	struct mm_mr *mr = p->mr_last;
 
 	if (mr != NULL && mr->ibv.lkey == lkey)
 		return mr;
-	mr = m->mr_hash[mm_mr_bucket(lkey)];
-	while (mr != NULL && mr->ibv.lkey != lkey)
-		mr = mr->hnext;
+	mr = mm_mr_lookup(m, lkey);
 	if (mr != NULL)
-		m->mr_last = mr;
+		p->mr_last = mr;
 	return mr;
 }
 
@@ -65,11 +74,11 @@ mana_model_alloc_pd(struct ibv_context *c)
 	pd->ctx = ctx;
 	pd->base = pd;
 	pd->ibv.context = c;
-	pthread_mutex_lock(&ctx->m->lock);
+	mm_lock(ctx->m);
 	pd->ibv.handle = ++ctx->m->handle_ctr;
 	pd->pdn = pd->ibv.handle;
 	ctx->nobj++;
-	pthread_mutex_unlock(&ctx->m->lock);
+	mm_unlock(ctx->m);
 	return &pd->ibv;
 }
 
@@ -107,12 +116,12 @@ mana_model_alloc_parent_domain(struct ibv_context *c, struct ibv_parent_domain_i
 	pd->ibv.context = c;
 	if (attr->comp_mask & IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT)
 		pd->port = (uint32_t)(uintptr_t)attr->pd_context;
-	pthread_mutex_lock(&ctx->m->lock);
+	mm_lock(ctx->m);
 	pd->ibv.handle = base->ibv.handle;
 	pd->pdn = base->pdn;
 	base->users++;
 	ctx->nobj++;
-	pthread_mutex_unlock(&ctx->m->lock);
+	mm_unlock(ctx->m);
 	return &pd->ibv;
 }
 
@@ -131,17 +140,17 @@ mana_model_dealloc_pd(struct ibv_pd *p)
 		return -EINVAL;
 	pd = mm_pd_of(p);
 	m = pd->ctx->m;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	if (pd->users != 0) {
 		mm_error(m, MM_LOG_INFO, "dealloc_pd: %s still used by %u objects",
 			 pd->parent ? "parent domain" : "PD", pd->users);
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		return -EBUSY;
 	}
 	if (pd->parent)
 		pd->base->users--;
 	pd->ctx->nobj--;
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	free(pd);
 	return 0;
 }
@@ -185,7 +194,7 @@ mana_model_reg_mr(struct ibv_pd *p, void *addr, size_t length, int access)
 	mr->ibv.pd = p;
 	mr->ibv.addr = addr;
 	mr->ibv.length = length;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	mr->ibv.handle = ++m->handle_ctr;
 	mr->ibv.lkey = mm_new_lkey(m);
 	mr->ibv.rkey = mr->ibv.lkey;
@@ -195,7 +204,7 @@ mana_model_reg_mr(struct ibv_pd *p, void *addr, size_t length, int access)
 	m->nmr++;
 	mr->pd->users++;
 	pd->ctx->nobj++;
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	return &mr->ibv;
 }
 
@@ -209,21 +218,22 @@ mana_model_dereg_mr(struct ibv_mr *ibmr)
 		return -EINVAL;
 	mr = (struct mm_mr *)(void *)ibmr;
 	m = mr->pd->ctx->m;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	for (pp = &m->mr_hash[mm_mr_bucket(ibmr->lkey)]; *pp != NULL; pp = &(*pp)->hnext)
 		if (*pp == mr)
 			break;
 	if (*pp == NULL) {
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		return -EINVAL;
 	}
 	*pp = mr->hnext;
-	if (m->mr_last == mr)
-		m->mr_last = NULL;
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_PORTS; i++)
+		if (m->port[i].mr_last == mr)
+			m->port[i].mr_last = NULL;
 	m->nmr--;
 	mr->pd->users--;
 	mr->pd->ctx->nobj--;
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	free(mr);
 	return 0;
 }
@@ -288,7 +298,7 @@ mm_db_page_alloc(struct mm_ctx *ctx, bool *own)
 		*own = false;
 		return ctx->shared_db;
 	}
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	for (i = 0; i < ctx->db_npages; i++) {
 		if ((ctx->db_used[i / 64] & (UINT64_C(1) << (i % 64))) == 0) {
 			ctx->db_used[i / 64] |= UINT64_C(1) << (i % 64);
@@ -296,7 +306,7 @@ mm_db_page_alloc(struct mm_ctx *ctx, bool *own)
 			break;
 		}
 	}
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	if (p == NULL) {
 		mm_error(m, MM_LOG_INFO, "the context's %u doorbell pages (2 x max_qp) are all in "
 			 "use", ctx->db_npages);
@@ -314,9 +324,9 @@ mm_db_page_free(struct mm_ctx *ctx, uint64_t *page)
 {
 	size_t i = (size_t)((uint8_t *)page - ctx->db_obj) / MM_PAGE_SIZE;
 
-	pthread_mutex_lock(&ctx->m->lock);
+	mm_lock(ctx->m);
 	ctx->db_used[i / 64] &= ~(UINT64_C(1) << (i % 64));
-	pthread_mutex_unlock(&ctx->m->lock);
+	mm_unlock(ctx->m);
 }
 
 /*

@@ -7,10 +7,16 @@
  * model hands out is the rdma-core structure embedded first in a model
  * structure, so a pointer converts back with container_of().
  *
- * Locking: one mutex per device (m->lock) protects every object list and
- * every queue's device-side state. Control verbs take it; the engine takes
- * it for one pass at a time. Doorbell pages are written by the driver
- * without any lock and read by the engine with atomic exchanges.
+ * Locking (doc/user_guide.md "Engine threads"): one read-write lock per
+ * device (m->lock). Control verbs, stats reads, resets and manual steps take
+ * it exclusively (mm_lock); each engine thread takes it shared for one pass
+ * at a time (writers first, so a control verb waits for the passes under
+ * way, never for the next ones). Inside a pass a thread touches only what it
+ * owns: the ports whose engine is its index (mm_port.engine), with their
+ * SQs, RX WQs, CQs, wire, inbox, pending CQE and counters. Frames between
+ * ports go through the wires' one-producer one-consumer inboxes. Doorbell
+ * pages are written by the driver without any lock and read by the engine
+ * with atomic exchanges.
  */
 
 #ifndef MODEL_PRIV_H
@@ -44,6 +50,7 @@
 #define MM_EVENT_RECORD_SIZE	8u
 #define MM_RETIRED_MAX		256u	/* ended queues whose counters are kept */
 #define MM_CQE_BATCH_MAX	64u	/* cqe_batch: RX CQEs held per CQ at most */
+#define MM_ENGINE_ALL		UINT32_MAX	/* mm_engine_pass: every port (a step) */
 
 /* Log levels (syslog numbering, same as MANA_VS_LOG_*). */
 #define MM_LOG_ERR		3
@@ -131,7 +138,7 @@ struct mm_cq {
 	uint32_t held;
 	uint32_t held_slot;
 	uint32_t held_info[MM_CQE_BATCH_MAX];
-	LIST_ENTRY(mm_cq) held_link;	/* in m->held_cqs while held != 0 */
+	LIST_ENTRY(mm_cq) held_link;	/* in its port's held_cqs while held != 0 */
 	LIST_ENTRY(mm_cq) link;
 };
 
@@ -220,6 +227,16 @@ struct mm_ctx {
 	LIST_ENTRY(mm_ctx) link;
 };
 
+/* A coalesced RX CQE being built (hardware.md §4.5), at most one per port. */
+struct mm_rx_pending {
+	struct mm_wq *wq;
+	uint32_t n;
+	uint32_t dw1;
+	uint32_t wqe_off;		/* rx_wqe_offset of the first packet */
+	uint32_t len[MANA_RXCQE_PPI_MAX];
+	uint32_t hash[MANA_RXCQE_PPI_MAX];
+};
+
 /* An RX frame waiting in a port's inbox (mana_model_inject_rx). */
 struct mm_inbox_frame {
 	struct mm_inbox_frame *next;
@@ -247,22 +264,32 @@ struct mm_port {
 	pthread_mutex_t inbox_lock;
 	struct mm_inbox_frame *inbox_head, *inbox_tail;
 	struct mana_model_port_stats st;
+	/* Engine side, touched only by the engine thread that owns the port. */
+	unsigned int engine;		/* index of that thread (port % threads) */
+	struct mm_rx_pending rxp;	/* the coalesced RX CQE being built */
+	LIST_HEAD(, mm_cq) held_cqs;	/* CQs holding RX CQEs of this port back (cqe_batch) */
+	struct mm_mr *mr_last;		/* last mm_mr_lookup hit (NULL after its dereg) */
+	uint64_t frames;		/* TX + RX frames handled */
+	char tx_why[160];		/* why the SQ of a CQE_TX_GDMA_ERR stops (model_lso.c) */
+	uint8_t txbuf[MANA_MODEL_MAX_FRAME + 8];
 };
 
-/* A coalesced RX CQE being built (hardware.md §4.5), at most one per device. */
-struct mm_rx_pending {
-	struct mm_wq *wq;
-	uint32_t n;
-	uint32_t dw1;
-	uint32_t wqe_off;		/* rx_wqe_offset of the first packet */
-	uint32_t len[MANA_RXCQE_PPI_MAX];
-	uint32_t hash[MANA_RXCQE_PPI_MAX];
+/* One engine thread (model_engine.c). */
+struct mm_engine {
+	struct mana_model *m;
+	unsigned int index;
+	pthread_t thread;
+	bool started;
+	uint64_t passes, busy_passes;	/* own thread; read under the exclusive lock */
+	uint64_t doorbells;		/* doorbell stores this thread took */
+	uint64_t cpu_ns;		/* atomic: the thread's CPU time */
 };
 
 struct mana_model {
 	struct ibv_device ibdev;
 	struct mana_model_config cfg;
-	pthread_mutex_t lock;
+	pthread_rwlock_t lock;		/* see "Locking" above */
+	pthread_mutex_t err_lock;	/* last_error */
 	struct mm_port port[MANA_MODEL_MAX_PORTS];
 	LIST_HEAD(, mm_ctx) ctxs;
 	LIST_HEAD(, mm_qp) qps;
@@ -271,32 +298,27 @@ struct mana_model {
 	LIST_HEAD(, mm_ind) inds;
 	LIST_HEAD(, mm_channel) chans;
 	struct mm_mr *mr_hash[MM_MR_HASH_SIZE];
-	struct mm_mr *mr_last;		/* last mm_mr_lookup hit (NULL after its dereg) */
 	uint32_t nqp, nmr;
 	uint32_t id_seed, id_ctr;	/* queue ids */
 	uint32_t key_seed, key_ctr;	/* lkeys */
 	uint32_t handle_ctr;
-	struct mm_rx_pending rxp;
-	LIST_HEAD(, mm_cq) held_cqs;	/* CQs holding RX CQEs back (cqe_batch) */
-	uint8_t txbuf[MANA_MODEL_MAX_FRAME + 8];
-	char tx_why[160];		/* why the SQ of a CQE_TX_GDMA_ERR stops (model_lso.c) */
 	bool fatal;
 	uint64_t down_until_ns;		/* CLOCK_MONOTONIC: open_device fails before it */
 	struct mana_model_reset_stats rst;
 	bool wires_pending;		/* some pair wire not connected yet */
 	/* engine */
-	pthread_t thread;
-	bool thread_started;
+	struct mm_engine eng[MANA_MODEL_MAX_ENGINES];
+	unsigned int neng;		/* threads (0: manual) */
 	int stop;			/* atomic */
-	uint64_t passes, busy_passes, frames;
-	uint64_t doorbells;		/* doorbell stores the engine took */
+	uint64_t passes, busy_passes;	/* manual steps */
+	uint64_t doorbells;		/* doorbell stores taken by steps and control verbs */
 	/* counters of the last MM_RETIRED_MAX queues that ended (ring) */
 	struct mm_retired {
 		uint32_t id;
 		struct mana_model_queue_stats st;
 	} retired[MM_RETIRED_MAX];
 	uint32_t nretired;
-	uint64_t cpu_ns;
+	uint64_t cpu_ns;		/* manual steps' CPU time */
 	/* sysfs */
 	char root[MANA_MODEL_PATH_LEN];
 	bool root_created;
@@ -316,6 +338,10 @@ static inline struct mm_cq *mm_cq_of(struct ibv_cq *p) { return (struct mm_cq *)
 static inline struct mm_wq *mm_wq_of(struct ibv_wq *p) { return (struct mm_wq *)(void *)p; }
 static inline struct mm_qp *mm_qp_of(struct ibv_qp *p) { return (struct mm_qp *)(void *)p; }
 
+/* The device lock, exclusive (control verbs, stats, manual steps). */
+static inline void mm_lock(struct mana_model *m) { pthread_rwlock_wrlock(&m->lock); }
+static inline void mm_unlock(struct mana_model *m) { pthread_rwlock_unlock(&m->lock); }
+
 /* model_dev.c */
 extern pthread_mutex_t mm_global_lock;
 void mm_vlog(int level, const char *fmt, va_list ap);
@@ -327,8 +353,8 @@ uint32_t mm_new_queue_id(struct mana_model *m);
 uint32_t mm_new_lkey(struct mana_model *m);
 uint32_t mm_pow2_ceil(uint32_t x);
 void mm_wires_connect(struct mana_model *m);
-/* Connected pair wires whose far end closed: carrier lost, retried (engine, m->lock held). */
-void mm_wires_check_carrier(struct mana_model *m);
+/* A connected pair wire whose far end closed: carrier lost, retried (engine of p). */
+void mm_port_check_carrier(struct mana_model *m, struct mm_port *p);
 /* link_up = admin_up && carrier; an event and a log line when it changes (m->lock held). */
 void mm_port_link_eval(struct mana_model *m, struct mm_port *p);
 /* Rewrite a port's netdev mtu file in the PCI presentation, if there is one. */
@@ -347,6 +373,8 @@ void mm_ctx_fill_ops(struct verbs_context *vctx);
 
 /* model_mem.c */
 struct mm_mr *mm_mr_lookup(struct mana_model *m, uint32_t lkey);
+/* The same, through the port's last hit (engine of p). */
+struct mm_mr *mm_mr_lookup_port(struct mana_model *m, struct mm_port *p, uint32_t lkey);
 void *mm_ring_alloc(struct mm_ctx *ctx, uint32_t size);
 void mm_ring_free(struct mm_ctx *ctx, void *buf);
 uint64_t *mm_db_page_alloc(struct mm_ctx *ctx, bool *own);
@@ -355,12 +383,18 @@ void mm_db_page_free(struct mm_ctx *ctx, uint64_t *page);
 /* model_cq.c */
 void mm_cq_write(struct mana_model *m, struct mm_cq *cq, const uint32_t *data,
 		 uint32_t wq_id, bool is_sq);
-/* An RX CQE, made visible with cqe_batch - 1 others or by mm_cq_publish(_all). */
-void mm_cq_write_rx(struct mana_model *m, struct mm_cq *cq, const uint32_t *data,
-		    uint32_t wq_id);
+/*
+ * An RX CQE of port p, made visible with cqe_batch - 1 others or by
+ * mm_cq_publish(_port, _all). Only p's engine thread (or a caller holding
+ * the lock exclusively) writes p's CQs: p keeps the list of those holding CQEs.
+ */
+void mm_cq_write_rx(struct mana_model *m, struct mm_port *p, struct mm_cq *cq,
+		    const uint32_t *data, uint32_t wq_id);
 /* Make a CQ's held CQEs visible, in order; then the arm check. */
 void mm_cq_publish(struct mana_model *m, struct mm_cq *cq);
-/* The same for every CQ holding some: end of an engine pass, reset. */
+/* The same for every CQ of port p holding some: the end of p's part of a pass. */
+void mm_cq_publish_port(struct mm_port *p);
+/* ... and of every port: the lock held exclusively (statistics, reset). */
 void mm_cq_publish_all(struct mana_model *m);
 void mm_cq_arm(struct mana_model *m, struct mm_cq *cq, uint32_t tail);
 
@@ -373,7 +407,8 @@ void mm_port_release(struct mm_port *p);
 /* model_engine.c */
 int mm_engine_start(struct mana_model *m);
 void mm_engine_stop(struct mana_model *m);
-unsigned int mm_engine_pass(struct mana_model *m);
+/* One pass over the ports of engine thread eng (MM_ENGINE_ALL: every port). */
+unsigned int mm_engine_pass(struct mana_model *m, unsigned int eng);
 /* Process the doorbells still pending for a QP's queues; before it unbinds. */
 void mm_db_drain_qp(struct mana_model *m, struct mm_qp *qp);
 /* Record a new SQ/RQ doorbell tail; false (queue stopped) on a violation. */
@@ -408,7 +443,9 @@ void mm_tx_emit(struct mana_model *m, struct mm_qp *qp, const uint8_t *frame, ui
 uint32_t mm_lso_send(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w);
 
 /* model_rx.c */
-void mm_rx_flush(struct mana_model *m);
+/* Write a port's pending RX CQE (mm_rx_flush_all: every port's, exclusive lock). */
+void mm_rx_flush(struct mm_port *p);
+void mm_rx_flush_all(struct mana_model *m);
 unsigned int mm_rx_drain_inbox(struct mm_port *p);
 
 #endif /* MODEL_PRIV_H */

@@ -194,9 +194,9 @@ mana_model_create_qp(struct ibv_pd *p, struct ibv_qp_init_attr *attr)
 	qp->ibv.send_cq = attr->send_cq;
 	qp->ibv.recv_cq = attr->recv_cq;
 	qp->ibv.srq = attr->srq;
-	pthread_mutex_lock(&ctx->m->lock);
+	mm_lock(ctx->m);
 	err = mm_raw_bind(ctx->m, qp, attr);
-	pthread_mutex_unlock(&ctx->m->lock);
+	mm_unlock(ctx->m);
 	if (err != 0) {
 		errno = err;
 		goto err_db;
@@ -301,13 +301,13 @@ mm_create_rss_qp(struct mm_ctx *ctx, struct mm_pd *pd, struct ibv_qp_init_attr_e
 		errno = ENOMEM;
 		return NULL;
 	}
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	err = mm_rss_check(ctx, pd, a);
 	p = err == 0 ? &m->port[pd->port - 1] : NULL;
 	if (err == 0)
 		err = mm_port_claim_check(m, p, pd, "create_qp_ex");
 	if (err != 0) {
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		free(qp->rss_ctx);
 		free(qp);
 		errno = err;
@@ -329,7 +329,7 @@ mm_create_rss_qp(struct mm_ctx *ctx, struct mm_pd *pd, struct ibv_qp_init_attr_e
 	m->nqp++;
 	ctx->nobj++;
 	LIST_INSERT_HEAD(&m->qps, qp, link);
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	return &qp->ibv;
 }
 
@@ -433,8 +433,8 @@ mm_qp_unbind(struct mana_model *m, struct mm_qp *qp)
 		struct mm_ind *t = qp->ind;
 		struct mm_qp *it;
 
-		if (m->rxp.n != 0 && m->rxp.wq->rss == qp)
-			mm_rx_flush(m);
+		if (p->rxp.n != 0 && p->rxp.wq->rss == qp)
+			mm_rx_flush(p);
 		for (uint32_t i = 0; i < (1u << t->log); i++)
 			mm_rq_objects_end(t->wqs[i]);
 		t->users--;
@@ -476,11 +476,11 @@ mana_model_destroy_qp(struct ibv_qp *ibqp)
 		return -EINVAL;
 	qp = mm_qp_of(ibqp);
 	m = qp->ctx->m;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	mm_qp_unbind(m, qp);
 	if (!qp->rss)
 		mm_ring_free(qp->ctx, qp->sq.buf);
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	if (qp->db_own)
 		mm_db_page_free(qp->ctx, qp->db);
 	free(qp->rss_ctx);

@@ -5,7 +5,8 @@
 /*
  * RX delivery: RSS queue choice (hardware.md §6), RX WQE decoding and scatter
  * (3.6, 14 #17, #18), RX CQEs (4.4) and coalescing (4.5, rule 3). Runs on
- * the engine with m->lock held (wires call mm_port_rx from their poll).
+ * the engine thread that owns the port, m->lock held shared (wires call
+ * mm_port_rx from their poll), or under the exclusive lock.
  *
  * VLAN (NIC guide, "Receive" and "Strictness and device counters"): an
  * outer 802.1Q tag (TPID 0x8100) is always stripped. The frame goes into the
@@ -55,11 +56,12 @@ mm_ring_empty(const struct mm_ring *r)
 	return r->tail == (r->cons_bu << GDMA_WQE_BU_SHIFT);
 }
 
-/* Write the pending (possibly coalesced) CQE. */
+/* Write the port's pending (possibly coalesced) CQE. */
 void
-mm_rx_flush(struct mana_model *m)
+mm_rx_flush(struct mm_port *p)
 {
-	struct mm_rx_pending *pd = &m->rxp;
+	struct mm_rx_pending *pd = &p->rxp;
+	struct mana_model *m = p->m;
 	uint32_t d[GDMA_COMP_DATA_SIZE / 4] = { 0 };
 
 	if (pd->n == 0)
@@ -71,24 +73,32 @@ mm_rx_flush(struct mana_model *m)
 		d[MANA_RXCQE_PKT_HASH_DW(i)] = pd->hash[i];
 	}
 	d[MANA_RXCQE_WQE_OFFSET_DW] = pd->wqe_off;
-	mm_cq_write_rx(m, pd->wq->cq, d, pd->wq->id);
+	mm_cq_write_rx(m, p, pd->wq->cq, d, pd->wq->id);
 	pd->wq->qst.cqes++;
 	if (pd->n > 1) {
-		m->port[pd->wq->rss->port].st.rx_coalesced_cqes++;
+		p->st.rx_coalesced_cqes++;
 		pd->wq->qst.coalesced_cqes++;
 	}
 	pd->n = 0;
 	pd->wq = NULL;
 }
 
+void
+mm_rx_flush_all(struct mana_model *m)
+{
+	for (unsigned int i = 0; i < m->cfg.nports; i++)
+		mm_rx_flush(&m->port[i]);
+}
+
 static void
-mm_rx_complete(struct mana_model *m, struct mm_wq *wq, uint32_t dw1, uint32_t wqe_off,
+mm_rx_complete(struct mm_port *p, struct mm_wq *wq, uint32_t dw1, uint32_t wqe_off,
 	       uint32_t len, uint32_t hash, bool truncated)
 {
-	struct mm_rx_pending *pd = &m->rxp;
+	struct mm_rx_pending *pd = &p->rxp;
+	struct mana_model *m = p->m;
 
 	if (pd->n != 0 && (truncated || !m->cfg.rx_coalesce || pd->wq != wq || pd->dw1 != dw1))
-		mm_rx_flush(m);
+		mm_rx_flush(p);
 	if (truncated) {
 		uint32_t d[GDMA_COMP_DATA_SIZE / 4] = { 0 };
 
@@ -97,7 +107,7 @@ mm_rx_complete(struct mana_model *m, struct mm_wq *wq, uint32_t dw1, uint32_t wq
 		d[MANA_RXCQE_PKT_LEN_DW(0)] = len & MANA_RXCQE_PKT_LEN_MASK;
 		d[MANA_RXCQE_PKT_HASH_DW(0)] = hash;
 		d[MANA_RXCQE_WQE_OFFSET_DW] = wqe_off;
-		mm_cq_write_rx(m, wq->cq, d, wq->id);
+		mm_cq_write_rx(m, p, wq->cq, d, wq->id);
 		return;
 	}
 	if (pd->n == 0) {
@@ -109,7 +119,7 @@ mm_rx_complete(struct mana_model *m, struct mm_wq *wq, uint32_t dw1, uint32_t wq
 	pd->hash[pd->n] = hash;
 	pd->n++;
 	if (!m->cfg.rx_coalesce || pd->n == MANA_RXCQE_PPI_MAX)
-		mm_rx_flush(m);
+		mm_rx_flush(p);
 }
 
 /* The outer 802.1Q tag the device strips, if the frame has one. */
@@ -190,7 +200,7 @@ mm_rx_wqe(struct mana_model *m, struct mm_port *p, struct mm_wq *wq, struct mm_r
 			((sgl_off + GDMA_SGE_SIZE * i) & (r->size - 1)));
 		uint64_t addr = s->address;
 		uint32_t len = s->size, key = s->mem_key;
-		struct mm_mr *mr = mm_mr_lookup(m, key);
+		struct mm_mr *mr = mm_mr_lookup_port(m, p, key);
 
 		if (mr == NULL || mr->pd != wq->pd->base ||
 		    !(mr->access & IBV_ACCESS_LOCAL_WRITE) || addr < mr->start ||
@@ -292,11 +302,11 @@ mm_rx_deliver(struct mm_port *p, struct mm_wq *wq, const uint8_t *frame, uint32_
 	mm_rx_scatter(&sgl, frame, len, strip);
 	wqe_off = wq->ring.cons_bu << GDMA_WQE_BU_SHIFT;
 	wq->ring.cons_bu += size >> GDMA_WQE_BU_SHIFT;
-	m->frames++;
+	p->frames++;
 	if (out > cap) {
 		p->st.rx_truncated++;
 		wq->qst.truncated++;
-		mm_rx_complete(m, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, out, hash,
+		mm_rx_complete(p, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, out, hash,
 			       true);
 		return;
 	}
@@ -304,7 +314,7 @@ mm_rx_deliver(struct mm_port *p, struct mm_wq *wq, const uint8_t *frame, uint32_
 	p->st.rx_bytes += out;
 	wq->qst.frames++;
 	wq->qst.bytes += out;
-	mm_rx_complete(m, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, out, hash, false);
+	mm_rx_complete(p, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, out, hash, false);
 }
 
 void

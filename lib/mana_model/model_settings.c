@@ -311,14 +311,14 @@ format_cpus(const cpu_set_t *set, char *buf, size_t size)
 	}
 }
 
+/* One CPU of an engine_cpu list: as the single value always was. */
 static int
-set_engine_cpu(struct mana_model_settings *s, int port, const char *val, const char **why)
+parse_engine_cpu(const char *val, int *cpu, const char **why)
 {
 	static __thread char reason[160];
 	char cpus[96];
 	long v;
 
-	(void)port;
 	if (parse_long(val, -1, 1023, &v, why) != 0)
 		return -EINVAL;
 	if (v >= 0 && mm_start_cpus_known && !CPU_ISSET(v, &mm_start_cpus)) {
@@ -328,8 +328,69 @@ set_engine_cpu(struct mana_model_settings *s, int port, const char *val, const c
 		*why = reason;
 		return -EINVAL;
 	}
-	s->cfg.engine_cpu = (int)v;
+	*cpu = (int)v;
+	return 0;
+}
+
+/*
+ * engine_cpu=C or C:C:...: one engine thread per entry, thread i pinned to
+ * the i-th (doc/user_guide.md "Engine threads"). ':' since devargs split at ','.
+ */
+static int
+set_engine_cpu(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	static __thread char reason[320];
+	int cpu[MANA_MODEL_MAX_ENGINES];
+	unsigned int n = 0;
+	const char *at = val;
+
+	(void)port;
+	for (;;) {
+		const char *end = strchr(at, ':');
+		size_t len = end != NULL ? (size_t)(end - at) : strlen(at);
+		char one[32];
+
+		if (n == MANA_MODEL_MAX_ENGINES) {
+			*why = "more than 16 CPUs (one engine thread each, at most 16)";
+			return -EINVAL;
+		}
+		if (len >= sizeof(one)) {
+			*why = MM_NUM_RULE;
+			return -EINVAL;
+		}
+		memcpy(one, at, len);
+		one[len] = '\0';
+		if (parse_engine_cpu(one, &cpu[n], why) != 0) {
+			if (end != NULL || n != 0) {
+				snprintf(reason, sizeof(reason), "entry %u '%s'%s%s", n + 1, one,
+					 *why != NULL ? ": " : "", *why != NULL ? *why : "");
+				*why = reason;
+			}
+			return -EINVAL;
+		}
+		n++;
+		if (end == NULL)
+			break;
+		at = end + 1;
+	}
+	memcpy(s->cfg.engine_cpu, cpu, n * sizeof(cpu[0]));
+	for (unsigned int i = n; i < MANA_MODEL_MAX_ENGINES; i++)
+		s->cfg.engine_cpu[i] = -1;
+	s->engine_ncpu = (uint8_t)n;
 	s->engine_cpu_given = true;
+	return 0;
+}
+
+static int
+set_engine_threads(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	long v;
+
+	(void)port;
+	if (parse_long(val, 1, MANA_MODEL_MAX_ENGINES, &v, why) != 0)
+		return -EINVAL;
+	s->cfg.engine_threads = (uint8_t)v;
+	s->engine_threads_given = true;
 	return 0;
 }
 
@@ -434,8 +495,10 @@ static const struct mm_setting mm_settings[] = {
 	{ "coalesce", "rx_coalesce", DEV, false, "0 or 1", set_coalesce },
 	{ "cqe_batch", NULL, DEV, false, "an integer 1..64", set_cqe_batch },
 	{ "engine_cpu", "cpu", DEV, false, "an integer -1..1023 (-1: not pinned), a CPU this "
-	  "process may run on",
+	  "process may run on; or up to 16 of them separated by ':', one per engine thread",
 	  set_engine_cpu },
+	{ "engine_threads", NULL, DEV, false, "an integer 1..16 (engine threads; with an "
+	  "engine_cpu list, its length)", set_engine_threads },
 	{ "numa", NULL, DEV, false, "an integer -1..1023 (-1: any node)", set_numa },
 	{ "max_qp", NULL, DEV, false, "an integer 1..65535", set_max_qp },
 	{ "part", NULL, DEV, false, "0 or 2 (vendor_part_id)", set_part },
@@ -546,6 +609,15 @@ mana_model_settings_finish(struct mana_model_settings *s)
 			s->cfg.nports - 1u);
 		return -EINVAL;
 	}
+	if (s->engine_cpu_given && s->engine_threads_given &&
+	    s->engine_ncpu != s->cfg.engine_threads) {
+		set_msg(s, "engine_threads=%u but engine_cpu names %u CPU%s (one CPU per engine "
+			"thread: give as many, or leave engine_threads out)", s->cfg.engine_threads,
+			s->engine_ncpu, s->engine_ncpu == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	if (s->engine_cpu_given)
+		s->cfg.engine_threads = s->engine_ncpu;
 	/* The device's name is not known here: pair:<name>/<port> is checked at create. */
 	return mm_wire_pairs_check(&s->cfg, NULL, s->msg, sizeof(s->msg));
 }

@@ -32,10 +32,10 @@ mana_model_set_link(struct mana_model *m, unsigned int port, bool up)
 
 	if (p == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	p->admin_up = up;
 	mm_port_link_eval(m, p);
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	return 0;
 }
 
@@ -57,10 +57,9 @@ mm_port_link_eval(struct mana_model *m, struct mm_port *p)
 bool
 mm_fatal_locked(struct mana_model *m)
 {
-	if (m->fatal)
+	if (__atomic_exchange_n(&m->fatal, true, __ATOMIC_ACQ_REL))
 		return false;
-	__atomic_store_n(&m->fatal, true, __ATOMIC_RELEASE);
-	m->rst.fatals++;
+	__atomic_fetch_add(&m->rst.fatals, 1, __ATOMIC_RELAXED);
 	mm_async_event_all(m, IBV_EVENT_DEVICE_FATAL, 0);
 	return true;
 }
@@ -118,9 +117,9 @@ mana_model_reset(struct mana_model *m, uint32_t down_ms)
 
 	if (m == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	if (m->fatal) {
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		mm_error(m, MM_LOG_INFO, "reset: the device had a permanent fatal error");
 		return -EIO;
 	}
@@ -128,7 +127,7 @@ mana_model_reset(struct mana_model *m, uint32_t down_ms)
 	 * A coalesced CQE being built is written first and every CQE held back
 	 * is made visible: their frames arrived before.
 	 */
-	mm_rx_flush(m);
+	mm_rx_flush_all(m);
 	mm_cq_publish_all(m);
 	LIST_FOREACH(ctx, &m->ctxs, link) {
 		if (ctx->dead)
@@ -138,7 +137,7 @@ mana_model_reset(struct mana_model *m, uint32_t down_ms)
 	}
 	m->down_until_ns = mm_now_ns() + (uint64_t)down_ms * 1000000ull;
 	m->rst.resets++;
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	mm_error(m, MM_LOG_WARNING, "device reset (injected): %u context%s lost, down for %u ms",
 		 nctx, nctx == 1 ? "" : "s", down_ms);
 	return 0;
@@ -150,12 +149,12 @@ mm_open_allowed(struct mana_model *m)
 {
 	int err = 0;
 
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	if (m->fatal || mm_now_ns() < m->down_until_ns) {
 		m->rst.open_refused++;
 		err = EIO;
 	}
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	return err;
 }
 
@@ -166,10 +165,10 @@ mana_model_reset_stats(const struct mana_model *m, struct mana_model_reset_stats
 
 	if (m == NULL || st == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&mm->lock);
+	mm_lock(mm);
 	*st = m->rst;
 	st->down = m->fatal || mm_now_ns() < m->down_until_ns;
-	pthread_mutex_unlock(&mm->lock);
+	mm_unlock(mm);
 	return 0;
 }
 
@@ -178,10 +177,10 @@ mana_model_fatal(struct mana_model *m)
 {
 	if (m == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	if (mm_fatal_locked(m))
 		mm_error(m, MM_LOG_WARNING, "device fatal error (injected)");
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	return 0;
 }
 
@@ -192,7 +191,7 @@ mana_model_inject_tx_error(struct mana_model *m, unsigned int port, uint32_t typ
 
 	if (p == NULL || type < CQE_TX_SA_DROP || type > CQE_TX_VLAN_TAGGING_VIOLATION)
 		return -EINVAL;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	/*
 	 * A pending injection is never replaced behind the caller's back: the same
 	 * type adds to it, another type is refused until it has run out; n = 0
@@ -201,7 +200,7 @@ mana_model_inject_tx_error(struct mana_model *m, unsigned int port, uint32_t typ
 	if (n != 0 && p->tx_err_n != 0 && p->tx_err_type != type) {
 		uint32_t left = p->tx_err_n, pending = p->tx_err_type;
 
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		mm_error(m, MM_LOG_INFO, "inject_tx_error: type %u refused, %u WQEs of type %u "
 			 "still pending", type, left, pending);
 		return -EBUSY;
@@ -212,7 +211,7 @@ mana_model_inject_tx_error(struct mana_model *m, unsigned int port, uint32_t typ
 		p->tx_err_n = p->tx_err_n + n < p->tx_err_n ? UINT32_MAX : p->tx_err_n + n;
 		p->tx_err_type = type;
 	}
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	return 0;
 }
 
@@ -223,9 +222,9 @@ mana_model_drop_next(struct mana_model *m, unsigned int port, uint32_t n)
 
 	if (p == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	p->drop_n = n;
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	return 0;
 }
 
@@ -243,11 +242,11 @@ mana_model_gen_set(struct mana_model *m, unsigned int port, uint64_t rate_pps, u
 			 flows, MM_GEN_MAX_FLOWS);
 		return -ERANGE;
 	}
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	p->wire->gen_rate_pps = rate_pps;
 	if (flows != 0)
 		p->wire->gen_flows = flows;
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	return 0;
 }
 
@@ -283,9 +282,9 @@ mana_model_set_mtu(struct mana_model *m, unsigned int port, uint32_t mtu)
 
 	if (p == NULL || mtu < MM_MIN_MTU || mtu > MANA_MODEL_MAX_MTU)
 		return -EINVAL;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	p->mtu = mtu;
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	mm_sysfs_port_mtu(m, port);
 	return 0;
 }
@@ -310,7 +309,7 @@ mana_model_port_stats(const struct mana_model *m, unsigned int port,
 
 	if (p == NULL || st == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&mm->lock);
+	mm_lock(mm);
 	*st = p->st;
 	if (p->wire != NULL) {
 		st->wire_gen_frames = p->wire->gen_frames;
@@ -321,7 +320,7 @@ mana_model_port_stats(const struct mana_model *m, unsigned int port,
 		st->wire_sink_vlan = p->wire->sink_vlan;
 		st->wire_drops = p->wire->wire_drops;
 	}
-	pthread_mutex_unlock(&mm->lock);
+	mm_unlock(mm);
 	return 0;
 }
 
@@ -336,7 +335,7 @@ mana_model_queue_stats(const struct mana_model *m, uint32_t queue_id,
 
 	if (m == NULL || st == NULL || queue_id == 0)
 		return -EINVAL;
-	pthread_mutex_lock(&mm->lock);
+	mm_lock(mm);
 	LIST_FOREACH(qp, &mm->qps, link) {
 		if (!qp->rss && qp->sq_id == queue_id) {
 			*st = qp->qst;
@@ -356,7 +355,7 @@ mana_model_queue_stats(const struct mana_model *m, uint32_t queue_id,
 		}
 	}
 out:
-	pthread_mutex_unlock(&mm->lock);
+	mm_unlock(mm);
 	return ret;
 }
 
@@ -367,7 +366,7 @@ mana_model_port_stats_reset(struct mana_model *m, unsigned int port)
 
 	if (p == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	memset(&p->st, 0, sizeof(p->st));
 	if (p->wire != NULL) {
 		p->wire->gen_frames = 0;
@@ -378,7 +377,7 @@ mana_model_port_stats_reset(struct mana_model *m, unsigned int port)
 		p->wire->sink_vlan = 0;
 		p->wire->wire_drops = 0;
 	}
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	return 0;
 }
 
@@ -401,7 +400,7 @@ mana_model_retired_queue_stats(const struct mana_model *m, unsigned int i, uint3
 
 	if (m == NULL || st == NULL || queue_id == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&mm->lock);
+	mm_lock(mm);
 	if (i < m->nretired && i < MM_RETIRED_MAX) {
 		/* oldest kept first */
 		unsigned int first = m->nretired > MM_RETIRED_MAX ? m->nretired - MM_RETIRED_MAX : 0;
@@ -411,7 +410,7 @@ mana_model_retired_queue_stats(const struct mana_model *m, unsigned int i, uint3
 		*st = r->st;
 		ret = 0;
 	}
-	pthread_mutex_unlock(&mm->lock);
+	mm_unlock(mm);
 	return ret;
 }
 
@@ -422,12 +421,24 @@ mana_model_engine_stats(const struct mana_model *m, struct mana_model_engine_sta
 
 	if (m == NULL || st == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&mm->lock);
+	/* Exclusive: no pass is under way, so every thread's counters are at rest. */
+	mm_lock(mm);
 	st->passes = m->passes;
 	st->busy_passes = m->busy_passes;
-	st->frames = m->frames;
 	st->doorbells = m->doorbells;
-	pthread_mutex_unlock(&mm->lock);
 	st->cpu_ns = __atomic_load_n(&m->cpu_ns, __ATOMIC_RELAXED);
+	st->frames = 0;
+	for (unsigned int i = 0; i < m->cfg.nports; i++)
+		st->frames += m->port[i].frames;
+	for (unsigned int i = 0; i < m->neng; i++) {
+		const struct mm_engine *e = &m->eng[i];
+
+		st->passes += e->passes;
+		st->busy_passes += e->busy_passes;
+		st->doorbells += e->doorbells;
+		st->cpu_ns += __atomic_load_n(&e->cpu_ns, __ATOMIC_RELAXED);
+	}
+	st->threads = m->neng;
+	mm_unlock(mm);
 	return 0;
 }

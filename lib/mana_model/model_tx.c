@@ -105,7 +105,7 @@ mm_tx_sge_check(struct mana_model *m, const struct mm_qp *qp, struct mm_tx_wqe *
 {
 	uint64_t addr = sge->address;
 	uint32_t size = sge->size;
-	struct mm_mr *mr = mm_mr_lookup(m, sge->mem_key);
+	struct mm_mr *mr = mm_mr_lookup_port(m, &m->port[qp->port], sge->mem_key);
 
 	if (mr == NULL)
 		return w->verr = MM_VERR_LKEY, CQE_TX_HDR_PROCESSING_ERROR;
@@ -125,7 +125,7 @@ mm_tx_sge_map(struct mana_model *m, const struct mm_qp *qp, struct mm_tx_wqe *w,
 }
 
 /*
- * Check the SGL (#18) and gather it into m->txbuf; returns a CQE type, *len
+ * Check the SGL (#18) and gather it into the port's txbuf; returns a CQE type, *len
  * the frame length and *frame where it is. A single SGE whose frame the
  * offloads will not rewrite is read in place (a DMA read, as the hardware
  * does), with the same checks.
@@ -134,6 +134,7 @@ static uint32_t
 mm_tx_gather(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, bool rewrite,
 	     const uint8_t **frame, uint32_t *len)
 {
+	uint8_t *buf = m->port[qp->port].txbuf;
 	uint32_t total = 0;
 
 	for (uint32_t i = 0; i < w->nsge; i++) {
@@ -151,10 +152,10 @@ mm_tx_gather(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, bool r
 			*len = size;
 			return CQE_TX_OKAY;
 		}
-		memcpy(m->txbuf + total, data, size);
+		memcpy(buf + total, data, size);
 		total += size;
 	}
-	*frame = m->txbuf;
+	*frame = buf;
 	*len = total;
 	return CQE_TX_OKAY;
 }
@@ -178,7 +179,7 @@ mm_tx_tagged(const uint8_t *f)
 
 /*
  * MTU, checksum offloads, VLAN insertion; returns a CQE type. The frame is
- * only written when mm_tx_rewrites() said so, and then it is m->txbuf.
+ * only written when mm_tx_rewrites() said so, and then it is the port's txbuf.
  */
 static uint32_t
 mm_tx_offload(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, const uint8_t *frame,
@@ -189,7 +190,7 @@ mm_tx_offload(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, const
 	bool ip = GDMA_GET(w->oob[0], MANA_TX_COMP_IPHDR_CSUM) != 0;
 	bool tcp = GDMA_GET(w->oob[0], MANA_TX_COMP_TCP_CSUM) != 0;
 	bool udp = GDMA_GET(w->oob[0], MANA_TX_COMP_UDP_CSUM) != 0;
-	uint8_t *f = m->txbuf;
+	uint8_t *f = m->port[qp->port].txbuf;
 	struct mm_frame_info fi;
 	uint32_t max;
 
@@ -237,7 +238,7 @@ mm_tx_emit(struct mana_model *m, struct mm_qp *qp, const uint8_t *frame, uint32_
 	p->st.tx_bytes += len;
 	qp->qst.frames++;
 	qp->qst.bytes += len;
-	m->frames++;
+	p->frames++;
 }
 
 /* Process one WQE whose size is known; returns its CQE type. */

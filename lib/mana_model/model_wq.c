@@ -120,13 +120,13 @@ mana_model_create_wq(struct ibv_context *c, struct ibv_wq_init_attr *attr)
 	wq->ibv.post_recv = mm_wq_post_recv;
 	pthread_mutex_init(&wq->ibv.mutex, NULL);
 	pthread_cond_init(&wq->ibv.cond, NULL);
-	pthread_mutex_lock(&ctx->m->lock);
+	mm_lock(ctx->m);
 	wq->ibv.handle = ++ctx->m->handle_ctr;
 	wq->pd->users++;
 	wq->cq->users++;
 	ctx->nobj++;
 	LIST_INSERT_HEAD(&ctx->m->wqs, wq, link);
-	pthread_mutex_unlock(&ctx->m->lock);
+	mm_unlock(ctx->m);
 	return &wq->ibv;
 err:
 	err = errno;
@@ -145,11 +145,11 @@ mana_model_destroy_wq(struct ibv_wq *ibwq)
 		return -EINVAL;
 	wq = mm_wq_of(ibwq);
 	m = wq->ctx->m;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	if (wq->tables != 0 || wq->rss != NULL) {
 		mm_error(m, MM_LOG_INFO, "destroy_wq: WQ 0x%x is in %u indirection tables",
 			 wq->id, wq->tables);
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		return -EBUSY;
 	}
 	LIST_REMOVE(wq, link);
@@ -157,7 +157,7 @@ mana_model_destroy_wq(struct ibv_wq *ibwq)
 	wq->cq->users--;
 	wq->ctx->nobj--;
 	mm_ring_free(wq->ctx, wq->ring.buf);
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	if (wq->db_own)
 		mm_db_page_free(wq->ctx, wq->db);
 	pthread_mutex_destroy(&ibwq->mutex);
@@ -220,10 +220,10 @@ mana_model_create_rwq_ind_table(struct ibv_context *c, struct ibv_rwq_ind_table_
 		return NULL;
 	}
 	ctx = mm_ctx_of(c);
-	pthread_mutex_lock(&ctx->m->lock);
+	mm_lock(ctx->m);
 	err = mm_ind_check(ctx, attr);
 	if (err != 0) {
-		pthread_mutex_unlock(&ctx->m->lock);
+		mm_unlock(ctx->m);
 		errno = err;
 		return NULL;
 	}
@@ -232,7 +232,7 @@ mana_model_create_rwq_ind_table(struct ibv_context *c, struct ibv_rwq_ind_table_
 	if (t != NULL)
 		t->wqs = calloc(n, sizeof(*t->wqs));
 	if (t == NULL || t->wqs == NULL) {
-		pthread_mutex_unlock(&ctx->m->lock);
+		mm_unlock(ctx->m);
 		free(t);
 		errno = ENOMEM;
 		return NULL;
@@ -249,7 +249,7 @@ mana_model_create_rwq_ind_table(struct ibv_context *c, struct ibv_rwq_ind_table_
 	t->ibv.comp_mask = 0;
 	LIST_INSERT_HEAD(&ctx->m->inds, t, link);
 	ctx->nobj++;
-	pthread_mutex_unlock(&ctx->m->lock);
+	mm_unlock(ctx->m);
 	return &t->ibv;
 }
 
@@ -263,17 +263,17 @@ mana_model_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table)
 		return -EINVAL;
 	t = (struct mm_ind *)(void *)table;
 	m = t->ctx->m;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	if (t->users != 0) {
 		mm_error(m, MM_LOG_INFO, "destroy_rwq_ind_table: used by %u RSS QPs", t->users);
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		return -EBUSY;
 	}
 	for (uint32_t i = 0; i < (1u << t->log); i++)
 		t->wqs[i]->tables--;
 	LIST_REMOVE(t, link);
 	t->ctx->nobj--;
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	free(t->wqs);
 	free(t);
 	return 0;
@@ -329,13 +329,13 @@ mana_model_create_xsrq(struct ibv_pd *p, struct mana_model_xsrq_init_attr *attr)
 	srq->ibv.pd = p;
 	pthread_mutex_init(&srq->ibv.mutex, NULL);
 	pthread_cond_init(&srq->ibv.cond, NULL);
-	pthread_mutex_lock(&pd->ctx->m->lock);
+	mm_lock(pd->ctx->m);
 	srq->ibv.handle = ++pd->ctx->m->handle_ctr;
 	pd->users++;
 	if (xcq != NULL)
 		xcq->users++;
 	pd->ctx->nobj++;
-	pthread_mutex_unlock(&pd->ctx->m->lock);
+	mm_unlock(pd->ctx->m);
 	return &srq->ibv;
 }
 
@@ -349,17 +349,17 @@ mana_model_destroy_srq(struct ibv_srq *ibsrq)
 		return -EINVAL;
 	srq = (struct mm_srq *)(void *)ibsrq;
 	m = srq->ctx->m;
-	pthread_mutex_lock(&m->lock);
+	mm_lock(m);
 	if (srq->users != 0) {
 		mm_error(m, MM_LOG_INFO, "destroy_srq: used by %u QPs", srq->users);
-		pthread_mutex_unlock(&m->lock);
+		mm_unlock(m);
 		return -EBUSY;
 	}
 	srq->pd->users--;
 	if (srq->xrc_cq != NULL)
 		srq->xrc_cq->users--;
 	srq->ctx->nobj--;
-	pthread_mutex_unlock(&m->lock);
+	mm_unlock(m);
 	pthread_mutex_destroy(&ibsrq->mutex);
 	pthread_cond_destroy(&ibsrq->cond);
 	free(srq);

@@ -307,7 +307,7 @@ test_settings(void)
 	CHECK(cfg->shared_doorbell);
 	CHECK(!cfg->doorbell_untrapped);
 	CHECK(!cfg->rx_coalesce);
-	CHECK_EQ(cfg->engine_cpu, -1);
+	CHECK_EQ(cfg->engine_cpu[0], -1);
 	CHECK_EQ(cfg->max_qp, 16);
 	CHECK_EQ(cfg->cqe_batch, 3);
 	pid = comp_port_of("net_mana_set", 3);
@@ -328,7 +328,7 @@ test_settings(void)
 	cfg = mana_model_config(mana_model_find("net_mana_old"));
 	CHECK(!cfg->shared_doorbell);
 	CHECK(!cfg->rx_coalesce);
-	CHECK_EQ(cfg->engine_cpu, -1);
+	CHECK_EQ(cfg->engine_cpu[0], -1);
 	comp_vdev_destroy("net_mana_old");
 
 	/* bad values and ports that do not fit: one line saying what is allowed */
@@ -342,8 +342,8 @@ test_settings(void)
 	CHECK(comp_vdev_create_logged("net_mana_bad7", "sysfs=/tmp", log, sizeof(log)) != 0);
 	CHECK_MSG(strstr(log, "unknown key 'sysfs' (allowed here: ibdev, model, mac, "
 			 "tx_cqe_suppress, recovery, recovery_timeout, datapath, ports, mac<N>, wire, "
-			 "wire<N>, doorbell, coalesce, cqe_batch, "
-			 "engine_cpu, numa, max_qp, part)") != NULL, "log: %s", log);
+			 "wire<N>, doorbell, coalesce, cqe_batch, engine_cpu, "
+			 "engine_threads, numa, max_qp, part)") != NULL, "log: %s", log);
 	CHECK(mana_model_find("net_mana_bad4") == NULL);
 	CHECK(mana_model_find("net_mana_bad6") == NULL);
 }

@@ -8,7 +8,9 @@
  * with the documented frame format; frames received from a generator and
  * sent back (io forwarding) reach its sink intact, with good checksums; a
  * sender faster than the device gets back-pressure and the wire carries
- * exactly the packets tx_burst accepted.
+ * exactly the packets tx_burst accepted; with several engine threads, one
+ * per port, pair cables carry both directions at once, every frame once and
+ * in order.
  */
 
 #include <string.h>
@@ -399,10 +401,117 @@ test_tx_free_mixed(void)
 	rte_mempool_free(mpb);
 }
 
+#define THR_WIN		64	/* frames in flight per direction */
+#define THR_ROUNDS	40
+
+/* The UDP source port of an IPv4 frame: the sequence number of test_pair_threads. */
+static uint16_t
+thr_seq(const struct rte_mbuf *m)
+{
+	const struct rte_udp_hdr *udp = rte_pktmbuf_mtod_offset(m, const struct rte_udp_hdr *,
+		sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr));
+
+	return rte_be_to_cpu_16(udp->src_port);
+}
+
+/*
+ * Engine threads (doc/user_guide.md "Engine threads"): ports cabled in pairs
+ * (0-1, 2-3...), engine_threads one per port, so every cable joins two
+ * threads. Each port sends THR_WIN frames to its peer, then all are
+ * received, THR_ROUNDS times: every port's engine works at once, and each
+ * direction delivers every frame exactly once, in order.
+ */
+static void
+pair_threads(unsigned int nports)
+{
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1 };
+	struct mana_model_engine_stats es;
+	static uint8_t frame[256];
+	struct rte_mbuf *b[THR_WIN];
+	struct rte_mempool *mp;
+	uint16_t next[8] = { 0 };
+	char args[160], name[32];
+	int pid[8];
+	unsigned int i, r, k;
+	struct mana_model *m;
+	size_t off;
+
+	snprintf(name, sizeof(name), "net_mana_thr%u", nports);
+	off = (size_t)snprintf(args, sizeof(args), "ports=%u,engine_threads=%u", nports, nports);
+	for (i = 0; i < nports; i++)
+		off += (size_t)snprintf(args + off, sizeof(args) - off, ",wire=pair:%u", i ^ 1u);
+	REQUIRE_EQ(comp_vdev_create(name, args), 0);
+	m = mana_model_find(name);
+	REQUIRE(m != NULL);
+	REQUIRE_EQ(mana_model_engine_stats(m, &es), 0);
+	CHECK_EQ(es.threads, nports);
+	mp = comp_pool("thr_pool", 4096, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	for (i = 0; i < nports; i++) {
+		pid[i] = comp_port_of(name, i);
+		REQUIRE(pid[i] >= 0);
+		REQUIRE_EQ(comp_port_start(pid[i], &pc, mp), 0);
+	}
+	for (r = 0; r < THR_ROUNDS && !check_fails; r++) {
+		for (i = 0; i < nports; i++) {
+			struct rte_ether_addr mac;
+			struct comp_frame f;
+
+			rte_eth_macaddr_get(pid[i ^ 1u], &mac);
+			comp_frame_default(&f);
+			f.dst = mac;
+			f.len = 64 + (r * 37 + i * 11) % 160;
+			for (k = 0; k < THR_WIN; k++) {
+				f.sport = (uint16_t)(r * THR_WIN + k);
+				f.seed = (uint8_t)(i * 16 + k);
+				b[k] = comp_mbuf_from(mp, frame, comp_frame_build(frame, &f));
+				REQUIRE(b[k] != NULL);
+			}
+			REQUIRE_EQ(comp_tx_all(pid[i], 0, b, THR_WIN, COMP_WAIT_MS), THR_WIN);
+		}
+		for (i = 0; i < nports; i++) {
+			uint32_t got = comp_rx_wait(pid[i], 1, b, THR_WIN, THR_WIN, COMP_WAIT_MS,
+						    NULL);
+
+			CHECK_MSG(got == THR_WIN, "port %u round %u: %u of %u frames", i, r, got,
+				  THR_WIN);
+			for (k = 0; k < got; k++) {
+				CHECK_MSG(thr_seq(b[k]) == next[i], "port %u: frame %u after %u",
+					  i, thr_seq(b[k]), next[i] - 1u);
+				next[i] = (uint16_t)(thr_seq(b[k]) + 1);
+			}
+			comp_free(b, got);
+		}
+	}
+	for (i = 0; i < nports; i++) {
+		struct mana_model_port_stats st;
+
+		REQUIRE(comp_model_stats(name, i, &st));
+		CHECK_EQ(st.tx_frames, THR_ROUNDS * THR_WIN);
+		CHECK_EQ(st.rx_frames, THR_ROUNDS * THR_WIN);
+		CHECK_EQ(st.rx_drop_no_wqe + st.wire_drops, 0);
+		CHECK_EQ(rte_eth_dev_stop(pid[i]), 0);
+	}
+	/* Frames counted by the thread of each port, summed on read. */
+	REQUIRE_EQ(mana_model_engine_stats(m, &es), 0);
+	CHECK_EQ(es.frames, 2ull * nports * THR_ROUNDS * THR_WIN);
+	comp_vdev_destroy(name);
+	CHECK_EQ(rte_mempool_avail_count(mp), 4096);
+	rte_mempool_free(mp);
+}
+
+static void
+test_pair_threads(void)
+{
+	pair_threads(2);
+	pair_threads(4);
+}
+
 static const struct comp_case cases[] = {
 	{ "tx_free_mixed", test_tx_free_mixed },
 	{ "tx_overrun", test_tx_overrun },
 	{ "pair_payload", test_pair_payload },
+	{ "pair_threads", test_pair_threads },
 	{ "gen_count", test_gen_count },
 	{ "io_forward", test_io_forward },
 	{ "io_forward_cqe_each", test_io_forward_cqe_each },

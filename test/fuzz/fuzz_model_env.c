@@ -66,8 +66,11 @@ one_device(char *spec, unsigned int index, void *arg)
 	FUZZ_CHECK(cfg->cqe_batch >= 1 && cfg->cqe_batch <= 64, "cqe_batch %u", cfg->cqe_batch);
 	FUZZ_CHECK(cfg->vendor_part_id == 0 || cfg->vendor_part_id == 2, "part %u",
 		   cfg->vendor_part_id);
-	FUZZ_CHECK(cfg->engine_cpu >= -1 && cfg->engine_cpu <= 1023, "engine_cpu %d",
-		   cfg->engine_cpu);
+	FUZZ_CHECK(cfg->engine_threads >= 1 && cfg->engine_threads <= MANA_MODEL_MAX_ENGINES,
+		   "engine_threads %u", cfg->engine_threads);
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_ENGINES; i++)
+		FUZZ_CHECK(cfg->engine_cpu[i] >= -1 && cfg->engine_cpu[i] <= 1023,
+			   "engine_cpu[%u] %d", i, cfg->engine_cpu[i]);
 	FUZZ_CHECK(cfg->numa_node >= -1 && cfg->numa_node <= 1023, "numa %d", cfg->numa_node);
 	for (p = 0; p < MANA_MODEL_MAX_PORTS; p++) {
 		struct mana_model_wire_cfg w;

@@ -68,13 +68,121 @@ test_defaults(void)
 	CHECK(strcmp(s.cfg.name, "st0") == 0);
 	CHECK_EQ(mana_model_settings_finish(&s), 0);
 	CHECK_EQ(s.cfg.nports, 1);
-	CHECK_EQ(s.cfg.engine_cpu, -1);
+	CHECK_EQ(s.cfg.engine_cpu[0], -1);
 	CHECK_EQ(s.cfg.numa_node, -1);
 	CHECK(!s.cfg.shared_doorbell);
 	CHECK(s.cfg.rx_coalesce);
 	CHECK_EQ(s.cfg.vendor_part_id, 2);
 	CHECK_EQ(s.cfg.wire[0].type, MANA_MODEL_WIRE_LOOP);
 	CHECK(!s.any_given && !s.engine_cpu_given && !s.numa_given && !s.ports_given);
+	CHECK(!s.engine_threads_given);
+}
+
+/* The default thread count: MANA_MODEL_ENGINE_THREADS when it is 1..16, else 1. */
+static void
+test_engine_threads_env(void)
+{
+	const char *env = getenv(MANA_MODEL_ENGINE_THREADS_ENV);
+	char *saved = env != NULL ? strdup(env) : NULL;
+	struct mana_model_config cfg;
+
+	unsetenv(MANA_MODEL_ENGINE_THREADS_ENV);
+	mana_model_config_init(&cfg, "st0");
+	CHECK_EQ(cfg.engine_threads, 1);
+	setenv(MANA_MODEL_ENGINE_THREADS_ENV, "3", 1);
+	mana_model_config_init(&cfg, "st0");
+	CHECK_EQ(cfg.engine_threads, 3);
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_ENGINES; i++)
+		CHECK_EQ(cfg.engine_cpu[i], -1);
+	/* given keys win over it */
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_ok("engine_cpu", "-1");
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+	CHECK_EQ(s.cfg.engine_threads, 1);
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_ok("engine_threads", "2");
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+	CHECK_EQ(s.cfg.engine_threads, 2);
+	setenv(MANA_MODEL_ENGINE_THREADS_ENV, "17", 1);
+	mana_model_config_init(&cfg, "st0");
+	CHECK_EQ(cfg.engine_threads, 1);
+	setenv(MANA_MODEL_ENGINE_THREADS_ENV, "two", 1);
+	mana_model_config_init(&cfg, "st0");
+	CHECK_EQ(cfg.engine_threads, 1);
+	if (saved != NULL)
+		setenv(MANA_MODEL_ENGINE_THREADS_ENV, saved, 1);
+	else
+		unsetenv(MANA_MODEL_ENGINE_THREADS_ENV);
+	free(saved);
+}
+
+/* engine_cpu lists (':' between CPUs) and engine_threads, and how they agree. */
+static void
+test_engine_threads(void)
+{
+	char val[128], one[16];
+	int c = cpu_allowed(true), off = cpu_allowed(false);
+
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	snprintf(val, sizeof(val), "%d:-1:%d", c, c);
+	set_ok("engine_cpu", val);
+	CHECK_EQ(s.engine_ncpu, 3);
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+	CHECK_EQ(s.cfg.engine_threads, 3);
+	CHECK(s.cfg.engine_cpu[0] == c && s.cfg.engine_cpu[1] == -1 && s.cfg.engine_cpu[2] == c);
+	CHECK_EQ(s.cfg.engine_cpu[3], -1);
+	/* a shorter list later replaces it */
+	set_ok("engine_cpu", "-1:-1");
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+	CHECK_EQ(s.cfg.engine_threads, 2);
+	CHECK_EQ(s.cfg.engine_cpu[2], -1);
+	set_ok("engine_threads", "2");
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+	set_ok("engine_threads", "3");
+	CHECK_EQ(mana_model_settings_finish(&s), -EINVAL);
+	CHECK_MSG(strstr(s.msg, "engine_threads=3 but engine_cpu names 2 CPUs (one CPU per "
+			 "engine thread") != NULL, "%s", s.msg);
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_ok("engine_threads", "16");
+	set_ok("engine_cpu", "-1");
+	CHECK_EQ(mana_model_settings_finish(&s), -EINVAL);
+	CHECK_MSG(strstr(s.msg, "engine_threads=16 but engine_cpu names 1 CPU (") != NULL, "%s",
+		  s.msg);
+	/* engine_threads alone: that many unpinned threads */
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_ok("engine_threads", "0x4");
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+	CHECK_EQ(s.cfg.engine_threads, 4);
+	CHECK(s.cfg.engine_cpu[0] == -1 && s.cfg.engine_cpu[3] == -1);
+	set_bad("engine_threads", "0", -EINVAL, "(allowed: an integer 1..16 (engine threads");
+	set_bad("engine_threads", "17", -EINVAL, "for key 'engine_threads'");
+	set_bad("engine_threads", "-1", -EINVAL, "no sign");
+	set_bad("engine_threads", "", -EINVAL, "for key 'engine_threads'");
+	CHECK_EQ(s.cfg.engine_threads, 4);
+	/* each entry as a single value; the bad one named */
+	snprintf(val, sizeof(val), "%d:1024", c);
+	set_bad("engine_cpu", val, -EINVAL, "for key 'engine_cpu': entry 2 '1024' (allowed:");
+	snprintf(val, sizeof(val), "%d:", c);
+	set_bad("engine_cpu", val, -EINVAL, "entry 2 '': integers are decimal");
+	set_bad("engine_cpu", ":0", -EINVAL, "entry 1 '': integers are decimal");
+	set_bad("engine_cpu", "-1::-1", -EINVAL, "entry 2 ''");
+	set_bad("engine_cpu", "-1:01", -EINVAL, "entry 2 '01': integers are decimal");
+	set_bad("engine_cpu", "-1,-1", -EINVAL, "for key 'engine_cpu': integers are decimal");
+	if (off >= 0) {
+		snprintf(one, sizeof(one), "%d", off);
+		snprintf(val, sizeof(val), "-1:%s", one);
+		set_bad("engine_cpu", val, -EINVAL, "entry 2");
+		set_bad("engine_cpu", val, -EINVAL, "is offline or outside this process's CPU "
+			"affinity");
+	}
+	strcpy(val, "-1");
+	for (unsigned int i = 1; i < 17; i++)
+		strcat(val, ":-1");
+	set_bad("engine_cpu", val, -EINVAL, "more than 16 CPUs (one engine thread each");
+	CHECK(!s.engine_cpu_given);
+	val[strlen(val) - 3] = '\0';	/* 16 */
+	set_ok("engine_cpu", val);
+	CHECK_EQ(s.engine_ncpu, 16);
 }
 
 static void
@@ -123,9 +231,9 @@ test_good_values(void)
 	CHECK_EQ(s.cfg.cqe_batch, 64);
 	snprintf(cpu, sizeof(cpu), "%d", cpu_allowed(true));
 	set_ok("engine_cpu", cpu);
-	CHECK_EQ(s.cfg.engine_cpu, cpu_allowed(true));
+	CHECK_EQ(s.cfg.engine_cpu[0], cpu_allowed(true));
 	set_ok("engine_cpu", "-1");
-	CHECK_EQ(s.cfg.engine_cpu, -1);
+	CHECK_EQ(s.cfg.engine_cpu[0], -1);
 	CHECK(s.engine_cpu_given);
 	set_ok("numa", "1");
 	CHECK_EQ(s.cfg.numa_node, 1);
@@ -199,7 +307,7 @@ test_bad_values(void)
 	/* a refused value leaves the config as it was */
 	CHECK_EQ(s.cfg.nports, 2);
 	CHECK(s.cfg.rx_coalesce);
-	CHECK_EQ(s.cfg.engine_cpu, -1);
+	CHECK_EQ(s.cfg.engine_cpu[0], -1);
 	CHECK(!s.cfg.mac_set[0] && !s.cfg.mac_set[3]);
 	CHECK_EQ(s.cfg.wire[0].type, MANA_MODEL_WIRE_LOOP);
 }
@@ -234,7 +342,7 @@ test_old_spellings(void)
 	mana_model_settings_init(&s, "st1", MANA_MODEL_SETTINGS_DEVICE, "MANA_MODEL");
 	CHECK_EQ(mana_model_settings_set(&s, "cpu", "-1"), 0);
 	CHECK(strcmp(s.msg, "MANA_MODEL cpu is deprecated, use engine_cpu") == 0);
-	CHECK_EQ(s.cfg.engine_cpu, -1);
+	CHECK_EQ(s.cfg.engine_cpu[0], -1);
 	CHECK(s.engine_cpu_given);
 	/* an old spelling with a bad value is an error naming the key as written */
 	set_bad("cpu", "x", -EINVAL, "bad value 'x' for key 'cpu': ");
@@ -291,7 +399,7 @@ test_key_list(void)
 {
 	static const char *const want[] = {
 		"ports", "mac", "mac<N>", "wire", "wire<N>", "doorbell", "coalesce",
-		"cqe_batch", "engine_cpu", "numa", "max_qp", "part",
+		"cqe_batch", "engine_cpu", "engine_threads", "numa", "max_qp", "part",
 	};
 	unsigned int i;
 
@@ -486,6 +594,8 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_whole_lines),
 	UNIT_TEST(test_pairs_checked),
 	UNIT_TEST(test_engine_cpu_allowed),
+	UNIT_TEST(test_engine_threads),
+	UNIT_TEST(test_engine_threads_env),
 	UNIT_TEST(test_defaults),
 	UNIT_TEST(test_good_values),
 	UNIT_TEST(test_bad_values),

@@ -26,8 +26,8 @@
  *                            default 30000)
  * and, in V and E, the software device's settings, parsed by the model's one
  * parser that the MANA_MODEL environment also uses (mana_model_settings_set:
- * ports, mac<N>, wire, wire<N>, doorbell, coalesce, cqe_batch, engine_cpu, numa,
- * max_qp, part; old spellings rx_coalesce and doorbell=object log a deprecation line).
+ * ports, mac<N>, wire, wire<N>, doorbell, coalesce, cqe_batch, engine_cpu,
+ * engine_threads, numa, max_qp, part; old spellings rx_coalesce and doorbell=object log a deprecation line).
  * Here doorbell defaults to queue; engine_cpu to a CPU of the node that no
  * EAL lcore uses (vdev).
  */

@@ -17,10 +17,12 @@
  * the port's); the port's socket is the device's NUMA node (sysfs) for an
  * rdma-core device, the model's node for an existing model, and for a model
  * created here the node of engine_cpu if given, else of the probing lcore.
- * Engine CPU when engine_cpu is not given: the first CPU of that node used by
- * no EAL lcore, else not pinned (engine_cpu=-1: never pinned; the thread then
- * inherits the probing thread's affinity, i.e. the main lcore's CPU, and a
- * busy main lcore starves it).
+ * Engine CPU when engine_cpu is not given and the device has one engine
+ * thread: the first CPU of that node used by no EAL lcore, else not pinned
+ * (engine_cpu=-1: never pinned; the thread then inherits the probing
+ * thread's affinity, i.e. the main lcore's CPU, and a busy main lcore starves
+ * it). Several threads (engine_threads=N, MANA_MODEL_ENGINE_THREADS) without
+ * engine_cpu are not pinned.
  */
 
 #ifndef _GNU_SOURCE
@@ -129,13 +131,13 @@ mana_vdev_model(const char *vname, const struct mana_devargs *da, struct mana_sh
 	*socket = rte_socket_id();
 	if (da->settings.numa_given)
 		*socket = da->settings.cfg.numa_node;
-	else if (da->settings.cfg.engine_cpu >= 0 && numa_available() >= 0)
-		*socket = numa_node_of_cpu(da->settings.cfg.engine_cpu);
+	else if (da->settings.cfg.engine_cpu[0] >= 0 && numa_available() >= 0)
+		*socket = numa_node_of_cpu(da->settings.cfg.engine_cpu[0]);
 	ret = mana_devargs_model_config(da, name, *socket, &cfg);
 	if (ret != 0)
 		return ret;
-	if (!da->settings.engine_cpu_given)
-		cfg.engine_cpu = mana_engine_cpu_default(*socket);
+	if (!da->settings.engine_cpu_given && cfg.engine_threads == 1)
+		cfg.engine_cpu[0] = mana_engine_cpu_default(*socket);
 	m = mana_vs_model_create(&cfg);
 	if (m == NULL) {
 		ret = errno != 0 ? errno : EIO;	/* before logging can change it; never 0 */
@@ -237,7 +239,8 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mana,
 	"wire=<none|loop|pair:..|gen..|pcap:..|tap:..> "
 	"wire<N>=<spec> "
 	"mac<N>=<xx:xx:xx:xx:xx:xx> "
-	"engine_cpu=<-1..1023> "
+	"engine_cpu=<-1..1023[:-1..1023]...> "
+	"engine_threads=<1-16> "
 	"doorbell=<queue|shared|memory> "
 	"coalesce=<0|1> "
 	"cqe_batch=<1..64> "
