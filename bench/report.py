@@ -174,6 +174,21 @@ def peer_table(raw, out):
                         fmt(ratio(mana_i, itot), 2)))))
 
 
+def datapath_table(raw, out):
+    """net_mana's instructions per packet on each datapath (issue 16), same run."""
+    out += ['', '### net_mana by datapath (callgrind, 64 B, burst 32)', '',
+            '| datapath | instr/pkt rx | tx | rx+tx | vs scalar |', '|---|---:|---:|---:|---:|']
+    scalar = ir_pkt(raw.cg.get('mana_scalar'))[2]
+    for tag, name in (('mana_scalar', 'scalar'), ('mana_sse', 'SSE4.2'), ('mana_avx2', 'AVX2'),
+                      ('mana', 'auto (the default)'), ('mana_ff', 'auto + MBUF_FAST_FREE')):
+        irx, itx, itot = ir_pkt(raw.cg.get(tag))
+        if itot is None:
+            out.append('| %s | %s | | | |' % (name, raw.why('cg', tag)))
+        else:
+            out.append('| %s | %s | %s | %s | %s |' % (name, fmt(irx), fmt(itx), fmt(itot),
+                                                      fmt(ratio(itot, scalar), 2)))
+
+
 def tpmd_cyc(raw, tag):
     """testpmd's cycles/pkt, None when the run stalled (too few packets to mean anything)."""
     t = raw.tpmd.get(tag)
@@ -472,6 +487,7 @@ def md(raw, outdir):
     out += why_not_met(raw)
     out += ['', '## Driver cost per packet, side by side (64 B, burst 32), DPDK %s' % dv, '']
     peer_table(raw, out)
+    datapath_table(raw, out)
 
     out += ['', '## Frame sizes, DPDK %s' % dv, '',
             'Mpps counts what tx_burst accepted; "on the wire" is the device\'s own count of '

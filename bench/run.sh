@@ -207,6 +207,8 @@ peer_vdevs() {	# name len
 	mana) echo "-d librte_net_mana.so --vdev net_mana0,ports=2,engine_cpu=$ecpu,wire=gen:len=$len:flows=${3:-1}:lossless=1,wire=gen:len=$len:flows=${3:-1}:lossless=1" ;;
 	# one vPort whose wire is a sink that verifies what it gets (the generator sends one frame)
 	mana_sink) echo "-d librte_net_mana.so --vdev net_mana0,engine_cpu=$ecpu,wire=gen:count=1" ;;
+	# the same pair on a forced datapath (mana: auto, the widest this CPU has)
+	mana_scalar|mana_sse|mana_avx2) echo "$(peer_vdevs "$len" mana "${3:-}"),datapath=${2#mana_}" ;;
 	esac
 }
 prime_of() { case $1 in ring|memif) echo "--prime 256" ;; *) echo "" ;; esac; }
@@ -607,7 +609,7 @@ cat "$raw.meta" "$raw" > "$raw.new" && mv "$raw.new" "$raw" && rm -f "$raw.meta"
 
 want() { case $only in *,$1,*) return 0 ;; esac; return 1; }
 
-peers_re='(null|ring|memif|mana|mana_ff|upstream|distro)'
+peers_re='(null|ring|memif|mana|mana_ff|mana_scalar|mana_sse|mana_avx2|upstream|distro)'
 if want fwd; then
 purge "/^fwd $peers_re /d; /^FAILED tag=$peers_re( |\$)/d; /^NOTMEASURED section=fwd /d"
 echo "== io-forward, 64 B, burst 32: cycles/packet in rx+tx burst (busy iterations)," \
@@ -635,6 +637,15 @@ else
 fi
 for p in $cgpeers; do cg "$p" "$p" 64 32; done
 cg mana_ff mana 64 32 --fast-free
+# each datapath forced (mana above is datapath=auto); one the CPU lacks is not measured
+for dp in scalar sse avx2; do
+	case $dp in sse) flag=sse4_2 ;; *) flag=$dp ;; esac
+	if [ $dp = scalar ] || grep -q -w "$flag" /proc/cpuinfo; then
+		cg "mana_$dp" "mana_$dp" 64 32
+	else
+		not_measured cg "mana_$dp" "this CPU has no $dp"
+	fi
+done
 if [ -z "$up_why" ]; then upstream cg upstream 64 32; else not_measured cg upstream "$up_why"; fi
 if [ -z "$distro_why" ]; then
 	upstream cg distro 64 32 distro

@@ -249,4 +249,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mana,
 	"part=<0|2> "
 	"tx_cqe_suppress=<0|1> "
 	"recovery=<auto|manual> "
-	"recovery_timeout=<100-600000>");
+	"recovery_timeout=<100-600000> "
+	"datapath=<auto|scalar|sse|avx2>");

@@ -34,9 +34,16 @@ DEADLINE_S=${TP_DEADLINE_S:-120}
 . "$(dirname "$0")/../lib/testpmd_harness.sh"
 harness_init tp
 
+# TP_DATAPATH=<scalar|sse|avx2>: every vdev on that datapath (meson runs the
+# forwarding scenarios once per path); skipped (77) where the CPU lacks it.
+case ${TP_DATAPATH:-} in
+sse) grep -q -w sse4_2 /proc/cpuinfo || { echo "SKIP: no SSE4.2"; exit 77; } ;;
+avx2) grep -q -w avx2 /proc/cpuinfo || { echo "SKIP: no AVX2"; exit 77; } ;;
+esac
+
 # start_testpmd <vdev devargs> <testpmd application args...>
 start_testpmd() {
-	local vdev=$1
+	local vdev=$1${TP_DATAPATH:+,datapath=$TP_DATAPATH}
 
 	shift
 	testpmd_spawn $((DEADLINE_S + 30)) --no-pci --file-prefix "tp_${SCENARIO}_$$" \
@@ -84,18 +91,34 @@ check_tx_side() {
 # Forwarding modes: every frame received was sent back or counted as dropped
 # by testpmd (TX ring full), and the sink saw exactly the ones sent, intact.
 # SETTINGS: more software device settings for the vdev (empty: none).
+# The RX and TX burst modes testpmd printed name TP_DATAPATH's path.
+check_burst_modes() {
+	local name
+
+	case ${TP_DATAPATH:-} in
+	scalar) name=Scalar ;;
+	sse) name=SSE4.2 ;;
+	avx2) name=AVX2 ;;
+	*) return 0 ;;
+	esac
+	check "burst modes naming $name" "$(grep -a -c "Burst mode: $name," "$OUT")" -eq 2
+}
+
 run_forward() {
 	local mode=$1 nq=$2 flows=$3 dropped
 
 	shift 3
 	start_testpmd "wire=gen:flows=$flows:len=128:count=$N:lossless=1${SETTINGS:+,$SETTINGS}" \
 		--forward-mode="$mode" --rxq="$nq" --txq="$nq" "$@"
+	cmd "show rxq info 0 0"
+	cmd "show txq info 0 0"
 	cmd "start"
 	wait_xstat rx_good_packets -ge "$N"
 	stop_fwd
 	dropped=$(fwd TX-dropped)
 	wait_xstat dev_wire_sink_frames -ge $((N - ${dropped:-0}))
 	quit_testpmd
+	check_burst_modes
 	check_rx_exact
 	check "sink frames + testpmd TX-dropped" \
 		$(($(xstat dev_wire_sink_frames) + ${dropped:-0})) -eq "$N"
