@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_hash_crc.h>
 #include <rte_vect.h>
 
 #include "comp.h"
@@ -221,6 +220,18 @@ dp_frames_build(void)
 	}
 }
 
+/* FNV-1a over the bytes (byte loads: mbuf data may sit at any alignment). */
+static uint32_t
+dp_crc(const void *p, uint32_t len)
+{
+	const uint8_t *b = p;
+	uint32_t h = 2166136261u;
+
+	while (len-- != 0)
+		h = (h ^ *b++) * 16777619u;
+	return h;
+}
+
 static void
 dp_sig_of(const struct rte_mbuf *m, struct dp_sig *s)
 {
@@ -235,7 +246,7 @@ dp_sig_of(const struct rte_mbuf *m, struct dp_sig *s)
 	s->port = m->port;
 	s->refcnt = rte_mbuf_refcnt_read(m);
 	s->data_off = m->data_off;
-	s->data_crc = rte_hash_crc(rte_pktmbuf_mtod(m, const void *), m->data_len, 0);
+	s->data_crc = dp_crc(rte_pktmbuf_mtod(m, const void *), m->data_len);
 }
 
 /*
@@ -279,8 +290,8 @@ dp_receive(uint16_t pid, uint16_t tx_pid, uint16_t back_pid, struct mana_model *
 				rte_pktmbuf_mtod(pkts[k], struct rte_ether_hdr *)->dst_addr = back_mac;
 				crc_out[sent + k] = (pkts[k]->ol_flags & (RTE_MBUF_F_RX_VLAN |
 					RTE_MBUF_F_RX_VLAN_STRIPPED)) == RTE_MBUF_F_RX_VLAN ? 0 :
-					rte_hash_crc(rte_pktmbuf_mtod(pkts[k], const void *),
-						     pkts[k]->data_len, 0);
+					dp_crc(rte_pktmbuf_mtod(pkts[k], const void *),
+					       pkts[k]->data_len);
 			}
 			j = comp_tx_all(tx_pid, 0, pkts, n, COMP_WAIT_MS);
 			sent += j;
@@ -293,8 +304,8 @@ dp_receive(uint16_t pid, uint16_t tx_pid, uint16_t back_pid, struct mana_model *
 		n = rte_eth_rx_burst(back_pid, 0, back, 32);
 		for (k = 0; k < n; k++)
 			if (returned + k < sent && crc_out[returned + k] != 0 &&
-			    rte_hash_crc(rte_pktmbuf_mtod(back[k], const void *),
-					 back[k]->data_len, 0) != crc_out[returned + k])
+			    dp_crc(rte_pktmbuf_mtod(back[k], const void *),
+				   back[k]->data_len) != crc_out[returned + k])
 				sent_crc_ok = false;
 		returned += n;
 		comp_free(back, n);
