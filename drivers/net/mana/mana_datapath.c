@@ -97,7 +97,7 @@ mana_datapath_unavailable(enum mana_datapath dp)
 }
 
 enum mana_datapath
-mana_datapath_pick(const struct mana_priv *priv)
+mana_datapath_pick(const struct mana_priv *priv, bool log)
 {
 	const uint16_t max = rte_vect_get_max_simd_bitwidth();
 	const enum mana_datapath want = priv->dp_want;
@@ -109,7 +109,7 @@ mana_datapath_pick(const struct mana_priv *priv)
 	for (dp = want == MANA_DP_AUTO ? MANA_DP_AVX2 : want; dp > MANA_DP_SCALAR; dp--)
 		if (mana_datapath_unavailable(dp) == NULL && dp_bits(dp) <= max)
 			break;
-	if (want != MANA_DP_AUTO && dp != want)
+	if (log && want != MANA_DP_AUTO && dp != want)
 		PMD_DRV_LOG(NOTICE, "port %u: datapath=%s needs %u-bit SIMD, EAL allows %u: "
 			    "running %s", priv->port_id, mana_datapath_name(want), dp_bits(want),
 			    max, mana_datapath_name(dp));

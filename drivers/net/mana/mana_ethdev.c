@@ -365,7 +365,7 @@ mana_dev_start_locked(struct rte_eth_dev *dev, bool keep_states)
 		return ret;
 	}
 	rte_wmb();
-	priv->dp = mana_datapath_pick(priv);
+	priv->dp = mana_datapath_pick(priv, true);
 	dev->rx_pkt_burst = mana_datapath_rx(priv->dp, dev->data->scattered_rx);
 	dev->tx_pkt_burst = mana_datapath_tx(priv->dp);
 	/* Last: from here on, bursts of any process may run (mana_qgate.h). */
@@ -768,7 +768,7 @@ mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_po
 	priv->tx_cqe_suppress = da->tx_cqe_suppress;
 	priv->recovery_manual = da->recovery_manual;
 	priv->dp_want = da->datapath;
-	priv->dp = mana_datapath_pick(priv);
+	priv->dp = mana_datapath_pick(priv, false);
 	priv->recovery_timeout_ms = da->recovery_timeout_ms;
 	rte_spinlock_recursive_init(&priv->ctl_lock);
 	priv->shared = shared;

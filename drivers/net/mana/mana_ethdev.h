@@ -615,8 +615,12 @@ const char *mana_datapath_name(enum mana_datapath dp);
 const char *mana_datapath_mode_name(enum mana_datapath dp);
 /* Why this CPU and build cannot run dp (sse, avx2), or NULL when they can. */
 const char *mana_datapath_unavailable(enum mana_datapath dp);
-/* The path a start installs, from dp_want, the CPU and EAL's max SIMD bitwidth. */
-enum mana_datapath mana_datapath_pick(const struct mana_priv *priv);
+/*
+ * The path a start installs, from dp_want, the CPU and EAL's max SIMD
+ * bitwidth; log: say so when a forced path gives way (at start; the probe
+ * picks quietly, for burst_mode_get before the first start).
+ */
+enum mana_datapath mana_datapath_pick(const struct mana_priv *priv, bool log);
 eth_rx_burst_t mana_datapath_rx(enum mana_datapath dp, bool scattered);
 eth_tx_burst_t mana_datapath_tx(enum mana_datapath dp);
 /* The bodies of path dp, for a caller that holds the queue's gate (mana_mp_rxtx.c). */

@@ -13,7 +13,8 @@
  *     then the SGE's address and lkey | length;
  *   - the four mbufs into txq->mbufs with one copy, and the four
  *     descriptors (WQE end, running byte count).
- * What a packet gets is tx_fast_post's (mana_tx_fast.h); the last 0..3
+ * What a packet gets are tx_fast_post's bytes (mana_tx_fast.h), written by
+ * this loop's own stores; the last 0..3
  * packets of a run, and a group holding one that is not plain, go through
  * tx_fast_run_scalar from the first of the group.
  */
