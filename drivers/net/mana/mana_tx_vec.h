@@ -79,14 +79,20 @@ tx_vec_wqe(uint8_t *w, __m128i hdr_oob, uint64_t lkey, const struct rte_mbuf *m)
 	return len;
 }
 
-/* A descriptor: WQE end and running byte count (tx_fast_post's), one 8-byte store. */
+/*
+ * The four descriptors of a group (tx_fast_post's): WQE ends in ends, running
+ * byte counts b0..b3; two 16-byte stores.
+ */
 static __rte_always_inline void
-tx_vec_desc(struct mana_tx_desc *d, uint32_t wqe_end, uint32_t bytes)
+tx_vec_desc4(struct mana_tx_desc *d, __m128i ends, uint32_t b0, uint32_t b1, uint32_t b2,
+	     uint32_t b3)
 {
-	uint64_t v = wqe_end | (uint64_t)(bytes & MANA_TX_DESC_BYTES) << 32;
+	const __m128i b = _mm_and_si128(_mm_set_epi32((int)b3, (int)b2, (int)b1, (int)b0),
+					_mm_set1_epi32(MANA_TX_DESC_BYTES));
 
 	RTE_BUILD_BUG_ON(sizeof(*d) != 8 || offsetof(struct mana_tx_desc, bytes) != 4);
-	memcpy(d, &v, sizeof(v));
+	_mm_storeu_si128((__m128i *)d, _mm_unpacklo_epi32(ends, b));
+	_mm_storeu_si128((__m128i *)(d + 2), _mm_unpackhi_epi32(ends, b));
 }
 
 /*
@@ -104,7 +110,8 @@ tx_vec_groups(const struct tx_fast_ctx *c, struct rte_mbuf **pkts, struct rte_mb
 	const struct rte_mempool *pool = c->pool;
 	struct rte_mbuf **const first = pkts, **const last = pkts + (n & ~3u);
 	const uint64_t lkey = c->lkey;
-	uint32_t bytes = *bytes_io;
+	uint32_t bytes = *bytes_io, b0, b1, b2;
+	__m128i ends = _mm_add_epi32(_mm_set1_epi32((int)wqe_end), _mm_set_epi32(4, 3, 2, 1));
 	struct rte_mbuf *m0, *m1, *m2, *m3;
 
 	for (; pkts != last; pkts += 4, mbufs += 4, desc += 4, w += 4 * GDMA_WQE_BU_SIZE) {
@@ -118,13 +125,12 @@ tx_vec_groups(const struct tx_fast_ctx *c, struct rte_mbuf **pkts, struct rte_mb
 					     m2->pool != pool || m3->pool != pool))
 			break;
 		memcpy(mbufs, pkts, 4 * sizeof(*pkts));
-		tx_vec_desc(&desc[0], ++wqe_end, bytes += tx_vec_wqe(w, hdr_oob, lkey, m0));
-		tx_vec_desc(&desc[1], ++wqe_end,
-			    bytes += tx_vec_wqe(w + GDMA_WQE_BU_SIZE, hdr_oob, lkey, m1));
-		tx_vec_desc(&desc[2], ++wqe_end,
-			    bytes += tx_vec_wqe(w + 2 * GDMA_WQE_BU_SIZE, hdr_oob, lkey, m2));
-		tx_vec_desc(&desc[3], ++wqe_end,
-			    bytes += tx_vec_wqe(w + 3 * GDMA_WQE_BU_SIZE, hdr_oob, lkey, m3));
+		b0 = bytes + tx_vec_wqe(w, hdr_oob, lkey, m0);
+		b1 = b0 + tx_vec_wqe(w + GDMA_WQE_BU_SIZE, hdr_oob, lkey, m1);
+		b2 = b1 + tx_vec_wqe(w + 2 * GDMA_WQE_BU_SIZE, hdr_oob, lkey, m2);
+		bytes = b2 + tx_vec_wqe(w + 3 * GDMA_WQE_BU_SIZE, hdr_oob, lkey, m3);
+		tx_vec_desc4(desc, ends, b0, b1, b2, bytes);
+		ends = _mm_add_epi32(ends, _mm_set1_epi32(4));
 	}
 	*bytes_io = bytes;
 	return pkts - first;
