@@ -80,6 +80,38 @@ tx_mbuf_plain(const struct rte_mbuf *m)
 }
 
 /*
+ * Put n plain mbufs of pool mp back. Into this lcore's cache when there is
+ * one and n fits it: when the cache would pass its flush threshold, what
+ * lies above size - n goes to the pool's ring and the n go on top, so the
+ * cache is left full. rte_mempool_put_bulk (DPDK 22.11) would flush the
+ * whole cache and leave only the n in it: the next RX refills would find it
+ * nearly empty and take from the ring again, each flush paired with a
+ * refill.
+ */
+static inline void
+tx_put_bulk(struct rte_mempool *mp, struct rte_mbuf **m, uint32_t n)
+{
+	struct rte_mempool_cache *cache = rte_mempool_default_cache(mp, rte_lcore_id());
+	void **top;
+
+	if (unlikely(cache == NULL || n > cache->size)) {
+		rte_mempool_put_bulk(mp, (void **)m, n);
+		return;
+	}
+	if (cache->len + n <= cache->flushthresh) {
+		top = &cache->objs[cache->len];
+		cache->len += n;
+	} else {
+		top = &cache->objs[cache->size - n];
+		rte_mempool_ops_enqueue_bulk(mp, top, cache->len - (cache->size - n));
+		cache->len = cache->size;
+	}
+	memcpy(top, m, n * sizeof(*m));
+	RTE_MEMPOOL_CACHE_STAT_ADD(cache, put_bulk, 1);
+	RTE_MEMPOOL_CACHE_STAT_ADD(cache, put_objs, n);
+}
+
+/*
  * Free n sent mbufs (no ring wrap): runs of plain mbufs of one pool go back
  * with one put_bulk; anything else (refcnt > 1, chains, attached buffers)
  * through rte_pktmbuf_free. `bulk`: every mbuf is plain and of m[0]'s pool
@@ -94,7 +126,7 @@ tx_free_mbufs(struct rte_mbuf **m, uint32_t n, bool bulk)
 	uint32_t i, s = 0;
 
 	if (bulk) {
-		rte_mempool_put_bulk(mp, (void **)m, n);
+		tx_put_bulk(mp, m, n);
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -102,7 +134,7 @@ tx_free_mbufs(struct rte_mbuf **m, uint32_t n, bool bulk)
 		if (likely(x->pool == mp && tx_mbuf_plain(x)))
 			continue;
 		if (i > s)
-			rte_mempool_put_bulk(mp, (void **)&m[s], i - s);
+			tx_put_bulk(mp, &m[s], i - s);
 		if (tx_mbuf_plain(x)) {
 			mp = x->pool;
 			s = i;
@@ -112,7 +144,7 @@ tx_free_mbufs(struct rte_mbuf **m, uint32_t n, bool bulk)
 		}
 	}
 	if (n > s)
-		rte_mempool_put_bulk(mp, (void **)&m[s], n - s);
+		tx_put_bulk(mp, &m[s], n - s);
 }
 
 /*
