@@ -462,7 +462,9 @@ def md(raw, outdir):
            'overhead subtracted, preempted iterations (> 200k cycles) left out; '
            'instructions: callgrind, %s frames after a warm-up, only inside rx_burst/tx_burst '
            '(the harness polls only when a full burst is ready, so empty polls are not '
-           'counted)' % m.get('cg_frames', '?'),
+           'counted, and yields once before each poll, so that the device\'s thread, which '
+           'valgrind runs in turn with the lcore, completes each burst\'s sends about as soon '
+           'as a device running alongside would)' % m.get('cg_frames', '?'),
            '- DPDK\'s own net/mana (built from the source tree, and Debian\'s binary where the '
            'OS ships one) runs on the software device\'s PCI function through the replacement '
            'libibverbs/libmana. Debian strips the binary\'s static functions; no figure needs '
