@@ -33,9 +33,15 @@
 
 #define RX_CSUM_BITS(dw1)	(((dw1) >> MANA_RXCQE_IP_CSUM_OK_SHIFT) & 0x3F)
 
+/*
+ * The burst's tables are the driver's alone: hidden, they are addressed
+ * relative to the instruction pointer, with no GOT load for their base.
+ */
+#define MANA_RX_TABLE	__attribute__((visibility("hidden")))
+
 /* mana_rx.c: ol_flags by CQE dword 1 bits (rx_cqe_ol_flags), ptype of plain IPv4 by protocol */
-extern uint64_t mana_rx_ol_table[256];
-extern uint32_t mana_rx_ipv4_ptype[256];
+extern uint64_t mana_rx_ol_table[256] MANA_RX_TABLE;
+extern uint32_t mana_rx_ipv4_ptype[256] MANA_RX_TABLE;
 
 /* The burst walks a CQE's packets with one pointer: length at ppi[0], hash at ppi[2]. */
 _Static_assert(MANA_RXCQE_PKT_HASH_DW(0) == MANA_RXCQE_PKT_LEN_DW(0) + 2 &&
@@ -73,7 +79,7 @@ struct mana_rxv_consts {
 	alignas(16) int32_t ix_chash[4];
 };
 
-extern const struct mana_rxv_consts mana_rxv_k;
+extern const struct mana_rxv_consts mana_rxv_k MANA_RX_TABLE;
 
 #endif
 
