@@ -15,8 +15,9 @@
  *    and mixed, so that vector groups form, break and restart) received on
  *    every path, with and without VLAN_STRIP, in burst sizes 1..32: every
  *    mbuf field the RX path writes and every data byte are the same as on
- *    the scalar path, and the frames sent back through each path's TX are
- *    the frames received (the loop's second port).
+ *    the scalar path, and the frames sent back through each path's TX
+ *    (each at another data_off) are the frames received (the loop's second
+ *    port).
  * The other datapath tests run once per path (MANA_TEST_DATAPATH, meson).
  */
 
@@ -250,6 +251,24 @@ dp_sig_of(const struct rte_mbuf *m, struct dp_sig *s)
 }
 
 /*
+ * The data of a received mbuf moved k % 7 * 9 bytes towards the buffer's
+ * start: the same bytes at another data_off, which differs between the
+ * packets of a TX group (each WQE's address is buf_addr + data_off).
+ */
+static void
+dp_shift(struct rte_mbuf *m, uint32_t k)
+{
+	uint16_t d = (uint16_t)(k % 7 * 9), len = m->data_len;
+	char *from = rte_pktmbuf_mtod(m, char *), *to;
+
+	if (d == 0 || rte_pktmbuf_headroom(m) < d)
+		return;
+	to = rte_pktmbuf_prepend(m, d);
+	memmove(to, from, len);
+	rte_pktmbuf_trim(m, d);
+}
+
+/*
  * Inject every frame into port 0 of vdev (wire none) and receive them in
  * burst sizes cycling through 32, 7, 1, 16, 5, 4, 3; their signatures into
  * sig. Every 64th burst goes back out through port 1 (pair wire to port 2):
@@ -287,6 +306,7 @@ dp_receive(uint16_t pid, uint16_t tx_pid, uint16_t back_pid, struct mana_model *
 		 */
 		if (n != 0 && ++nonempty % 8 == 0) {
 			for (k = 0; k < n; k++) {
+				dp_shift(pkts[k], k);
 				rte_pktmbuf_mtod(pkts[k], struct rte_ether_hdr *)->dst_addr = back_mac;
 				crc_out[sent + k] = (pkts[k]->ol_flags & (RTE_MBUF_F_RX_VLAN |
 					RTE_MBUF_F_RX_VLAN_STRIPPED)) == RTE_MBUF_F_RX_VLAN ? 0 :
