@@ -101,9 +101,10 @@ rxv_mbuf_dw(const struct rxv_mbufs *g, uint32_t off)
 	 * Offsets from mbuf 0's field, which is the base: a base made of off
 	 * alone (a 32-bit value) lets the compiler use 32-bit addressing.
 	 */
+	const __m256i base = _mm256_set1_epi64x((int64_t)(uintptr_t)g->m[0]);
+
 	return _mm256_i64gather_epi32((const int *)RTE_PTR_ADD(g->m[0], off),
-				      _mm256_sub_epi64(g->v, _mm256_set1_epi64x((int64_t)(uintptr_t)g->m[0])),
-				      1);
+				      _mm256_sub_epi64(g->v, base), 1);
 #else
 	uint32_t v[4];
 

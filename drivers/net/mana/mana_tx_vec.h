@@ -35,77 +35,6 @@
 #define TX_VEC_RC_MASK		INT64_C(0x0000FFFFFFFF0000)
 #define TX_VEC_RC_WANT		((int64_t)TX_RC1_SEG1 << 16)
 
-static __rte_always_inline __m128i
-tx_vec_word(const struct rte_mbuf *m)
-{
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, ol_flags) !=
-			 offsetof(struct rte_mbuf, rearm_data) + 8);
-	return _mm_loadu_si128((const __m128i *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf,
-									 rearm_data)));
-}
-
-/* All four direct, one segment, refcnt 1, no slow flag. */
-static __rte_always_inline bool
-tx_vec_plain4(const struct rte_mbuf *m0, const struct rte_mbuf *m1, const struct rte_mbuf *m2,
-	      const struct rte_mbuf *m3)
-{
-#ifdef __AVX2__
-	const __m256i mask = _mm256_set_epi64x((int64_t)MANA_TX_SLOW_FLAGS, TX_VEC_RC_MASK,
-					       (int64_t)MANA_TX_SLOW_FLAGS, TX_VEC_RC_MASK);
-	const __m256i want = _mm256_set_epi64x(0, TX_VEC_RC_WANT, 0, TX_VEC_RC_WANT);
-	__m256i a = _mm256_inserti128_si256(_mm256_castsi128_si256(tx_vec_word(m0)),
-					    tx_vec_word(m1), 1);
-	__m256i b = _mm256_inserti128_si256(_mm256_castsi128_si256(tx_vec_word(m2)),
-					    tx_vec_word(m3), 1);
-
-	return _mm256_testz_si256(_mm256_or_si256(_mm256_xor_si256(a, want),
-						  _mm256_xor_si256(b, want)), mask);
-#else
-	const __m128i mask = _mm_set_epi64x((int64_t)MANA_TX_SLOW_FLAGS, TX_VEC_RC_MASK);
-	const __m128i want = _mm_set_epi64x(0, TX_VEC_RC_WANT);
-	__m128i x = _mm_or_si128(_mm_or_si128(_mm_xor_si128(tx_vec_word(m0), want),
-					      _mm_xor_si128(tx_vec_word(m1), want)),
-				 _mm_or_si128(_mm_xor_si128(tx_vec_word(m2), want),
-					      _mm_xor_si128(tx_vec_word(m3), want)));
-
-	return _mm_testz_si128(x, mask);
-#endif
-}
-
-/* One WQE (tx_fast_post's bytes); returns its length. */
-static __rte_always_inline uint32_t
-tx_vec_wqe(uint8_t *w, __m128i hdr_oob, uint64_t lkey, const struct rte_mbuf *m)
-{
-	const uint32_t len = m->data_len;
-
-	_mm_storeu_si128((__m128i *)w, hdr_oob);
-	*(uint64_t *)(w + 16) = rte_pktmbuf_mtod(m, uintptr_t);
-	*(uint64_t *)(w + 24) = lkey | (uint64_t)len << 32;
-	return len;
-}
-
-/*
- * The four descriptors of a group (tx_fast_post's): WQE ends in ends, running
- * byte counts b0..b3; two 16-byte stores.
- */
-static __rte_always_inline void
-tx_vec_desc4(struct mana_tx_desc *d, __m128i ends, uint32_t b0, uint32_t b1, uint32_t b2,
-	     uint32_t b3)
-{
-	const __m128i b = _mm_and_si128(_mm_set_epi32((int)b3, (int)b2, (int)b1, (int)b0),
-					_mm_set1_epi32(MANA_TX_DESC_BYTES));
-
-	RTE_BUILD_BUG_ON(sizeof(*d) != 8 || offsetof(struct mana_tx_desc, bytes) != 4);
-	_mm_storeu_si128((__m128i *)d, _mm_unpacklo_epi32(ends, b));
-	_mm_storeu_si128((__m128i *)(d + 2), _mm_unpackhi_epi32(ends, b));
-}
-
-/*
- * The groups of a run from packet 0 on; returns the packets posted, *bytes
- * the running byte count after them. Called out of line (below), with the
- * run in plain arguments and walked by pointers: inside tx_fast_runs, or
- * indexed by a 32-bit counter, the loop's values would live on the stack.
- */
 #ifdef __AVX2__
 /*
  * AVX2: the 16 bytes at byte off of mbufs x and y, one per 128-bit lane.
@@ -122,6 +51,10 @@ tx_vec_pair(const struct rte_mbuf *x, const struct rte_mbuf *y, size_t off)
 		_mm_loadu_si128((const __m128i *)RTE_PTR_ADD(y, off)), 1);
 }
 
+/*
+ * The groups of a run from packet 0 on; returns the packets posted, *bytes_io
+ * the running byte count after them (as the SSE4.2 build's, below).
+ */
 static __rte_always_inline uint32_t
 tx_vec_groups(const struct tx_fast_ctx *c, struct rte_mbuf **pkts, struct rte_mbuf **mbufs,
 	      struct mana_tx_desc *desc, uint8_t *w, uint32_t n, uint32_t wqe_end,
@@ -198,6 +131,65 @@ tx_vec_groups(const struct tx_fast_ctx *c, struct rte_mbuf **pkts, struct rte_mb
 	return pkts - first;
 }
 #else
+/* SSE4.2: the test on one register per packet, each WQE's SGE built alone. */
+static __rte_always_inline __m128i
+tx_vec_word(const struct rte_mbuf *m)
+{
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, ol_flags) !=
+			 offsetof(struct rte_mbuf, rearm_data) + 8);
+	return _mm_loadu_si128((const __m128i *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf,
+									 rearm_data)));
+}
+
+/* All four direct, one segment, refcnt 1, no slow flag. */
+static __rte_always_inline bool
+tx_vec_plain4(const struct rte_mbuf *m0, const struct rte_mbuf *m1, const struct rte_mbuf *m2,
+	      const struct rte_mbuf *m3)
+{
+	const __m128i mask = _mm_set_epi64x((int64_t)MANA_TX_SLOW_FLAGS, TX_VEC_RC_MASK);
+	const __m128i want = _mm_set_epi64x(0, TX_VEC_RC_WANT);
+	__m128i x = _mm_or_si128(_mm_or_si128(_mm_xor_si128(tx_vec_word(m0), want),
+					      _mm_xor_si128(tx_vec_word(m1), want)),
+				 _mm_or_si128(_mm_xor_si128(tx_vec_word(m2), want),
+					      _mm_xor_si128(tx_vec_word(m3), want)));
+
+	return _mm_testz_si128(x, mask);
+}
+
+/* One WQE (tx_fast_post's bytes); returns its length. */
+static __rte_always_inline uint32_t
+tx_vec_wqe(uint8_t *w, __m128i hdr_oob, uint64_t lkey, const struct rte_mbuf *m)
+{
+	const uint32_t len = m->data_len;
+
+	_mm_storeu_si128((__m128i *)w, hdr_oob);
+	*(uint64_t *)(w + 16) = rte_pktmbuf_mtod(m, uintptr_t);
+	*(uint64_t *)(w + 24) = lkey | (uint64_t)len << 32;
+	return len;
+}
+
+/*
+ * The four descriptors of a group (tx_fast_post's): WQE ends in ends, running
+ * byte counts b0..b3; two 16-byte stores.
+ */
+static __rte_always_inline void
+tx_vec_desc4(struct mana_tx_desc *d, __m128i ends, uint32_t b0, uint32_t b1, uint32_t b2,
+	     uint32_t b3)
+{
+	const __m128i b = _mm_and_si128(_mm_set_epi32((int)b3, (int)b2, (int)b1, (int)b0),
+					_mm_set1_epi32(MANA_TX_DESC_BYTES));
+
+	RTE_BUILD_BUG_ON(sizeof(*d) != 8 || offsetof(struct mana_tx_desc, bytes) != 4);
+	_mm_storeu_si128((__m128i *)d, _mm_unpacklo_epi32(ends, b));
+	_mm_storeu_si128((__m128i *)(d + 2), _mm_unpackhi_epi32(ends, b));
+}
+
+/*
+ * The groups of a run from packet 0 on; returns the packets posted, *bytes
+ * the running byte count after them. Called out of line (below), with the
+ * run in plain arguments and walked by pointers: inside tx_fast_runs, or
+ * indexed by a 32-bit counter, the loop's values would live on the stack.
+ */
 static __rte_always_inline uint32_t
 tx_vec_groups(const struct tx_fast_ctx *c, struct rte_mbuf **pkts, struct rte_mbuf **mbufs,
 	      struct mana_tx_desc *desc, uint8_t *w, uint32_t n, uint32_t wqe_end,
