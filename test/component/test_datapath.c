@@ -22,6 +22,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -290,8 +291,12 @@ dp_receive(uint16_t pid, uint16_t tx_pid, uint16_t back_pid, struct mana_model *
 	if (rte_eth_macaddr_get(back_pid, &back_mac) != 0)
 		return 0;
 	while (got < DP_FRAMES && comp_now_ms() - t0 < COMP_WAIT_MS) {
-		/* keep up to 256 frames ahead of the receiver (the RQ holds 256) */
-		while (injected < DP_FRAMES && injected - got < 200) {
+		/*
+		 * Keep up to 128 frames ahead of the receiver: the RQ holds 256, and
+		 * a refill lags by up to 63 WQEs (at least 32 at a time, none past
+		 * the ring's end), so that many always find one posted.
+		 */
+		while (injected < DP_FRAMES && injected - got < 128) {
 			if (mana_model_inject_rx(m, 0, dp_frame[injected], dp_len[injected]) != 0)
 				break;
 			injected++;
@@ -307,7 +312,11 @@ dp_receive(uint16_t pid, uint16_t tx_pid, uint16_t back_pid, struct mana_model *
 		if (n != 0 && ++nonempty % 8 == 0) {
 			for (k = 0; k < n; k++) {
 				dp_shift(pkts[k], k);
-				rte_pktmbuf_mtod(pkts[k], struct rte_ether_hdr *)->dst_addr = back_mac;
+				/* a copy: the header may now sit at an odd address */
+				memcpy(rte_pktmbuf_mtod_offset(pkts[k], void *,
+							       offsetof(struct rte_ether_hdr,
+									dst_addr)),
+				       &back_mac, sizeof(back_mac));
 				crc_out[sent + k] = (pkts[k]->ol_flags & (RTE_MBUF_F_RX_VLAN |
 					RTE_MBUF_F_RX_VLAN_STRIPPED)) == RTE_MBUF_F_RX_VLAN ? 0 :
 					dp_crc(rte_pktmbuf_mtod(pkts[k], const void *),
@@ -333,6 +342,25 @@ dp_receive(uint16_t pid, uint16_t tx_pid, uint16_t back_pid, struct mana_model *
 	CHECK_MSG(sent > 0 && returned == sent && sent_crc_ok, "sent back %u, returned %u, "
 		  "bytes %s", sent, returned, sent_crc_ok ? "equal" : "differ");
 	return got;
+}
+
+/* Where the frames of a short count went: the device's and the driver's counters. */
+static void
+dp_rx_why(const struct mana_model *m, uint16_t pid)
+{
+	struct mana_model_port_stats st;
+	struct rte_eth_stats es;
+
+	if (mana_model_port_stats(m, 0, &st) == 0)
+		printf("  device port 0: rx_frames %" PRIu64 " drop_no_wqe %" PRIu64
+		       " drop_no_rxq %" PRIu64 " drop_sge %" PRIu64 " drop_filter %" PRIu64
+		       " drop_runt %" PRIu64 " truncated %" PRIu64 "\n", st.rx_frames,
+		       st.rx_drop_no_wqe, st.rx_drop_no_rxq, st.rx_drop_sge, st.rx_drop_filter,
+		       st.rx_drop_runt, st.rx_truncated);
+	if (rte_eth_stats_get(pid, &es) == 0)
+		printf("  driver port %u: ipackets %" PRIu64 " imissed %" PRIu64 " ierrors %"
+		       PRIu64 " rx_nombuf %" PRIu64 "\n", pid, es.ipackets, es.imissed,
+		       es.ierrors, es.rx_nombuf);
 }
 
 static void
@@ -368,6 +396,8 @@ test_paths_agree(void)
 			got = dp_receive(pid, tx_pid, back_pid, m, p == 0 ? dp_ref[strip] : sig);
 			CHECK_MSG(got == DP_FRAMES, "datapath %s strip %u: %u of %u frames",
 				  dp_paths[p], strip, got, DP_FRAMES);
+			if (got != DP_FRAMES)
+				dp_rx_why(m, pid);
 			for (i = 0, diff = 0; p != 0 && i < got && diff < 5; i++) {
 				/* the port id is the only field allowed to differ (another vdev) */
 				sig[i].port = dp_ref[strip][i].port;
