@@ -35,6 +35,28 @@
 #define TX_VEC_RC_MASK		INT64_C(0x0000FFFFFFFF0000)
 #define TX_VEC_RC_WANT		((int64_t)TX_RC1_SEG1 << 16)
 
+/* Any of the four not of pool (without MBUF_FAST_FREE, each mbuf is looked at). */
+static __rte_always_inline bool
+tx_vec_other_pool4(const struct rte_mbuf *m0, const struct rte_mbuf *m1,
+		   const struct rte_mbuf *m2, const struct rte_mbuf *m3,
+		   const struct rte_mempool *pool)
+{
+	return m0->pool != pool || m1->pool != pool || m2->pool != pool || m3->pool != pool;
+}
+
+/*
+ * The four descriptors of a group (tx_fast_post's): WQE ends in ends, the
+ * running byte counts after each packet in b; two 16-byte stores.
+ */
+static __rte_always_inline void
+tx_vec_desc4(struct mana_tx_desc *d, __m128i ends, __m128i b)
+{
+	RTE_BUILD_BUG_ON(sizeof(*d) != 8 || offsetof(struct mana_tx_desc, bytes) != 4);
+	b = _mm_and_si128(b, _mm_set1_epi32(MANA_TX_DESC_BYTES));
+	_mm_storeu_si128((__m128i *)d, _mm_unpacklo_epi32(ends, b));
+	_mm_storeu_si128((__m128i *)(d + 2), _mm_unpackhi_epi32(ends, b));
+}
+
 #ifdef __AVX2__
 /*
  * AVX2: the 16 bytes at byte off of mbufs x and y, one per 128-bit lane.
@@ -71,7 +93,6 @@ tx_vec_groups(const struct tx_fast_ctx *c, struct rte_mbuf **pkts, struct rte_mb
 	const __m256i rc_want = _mm256_set_epi64x(0, TX_VEC_RC_WANT, 0, TX_VEC_RC_WANT);
 	/* dwords 0, 4, 2, 6 of lengths in lanes 0, 2 | 1, 3: the lengths 0..3 */
 	const __m256i len_order = _mm256_setr_epi32(0, 4, 2, 6, 0, 4, 2, 6);
-	const __m128i desc_mask = _mm_set1_epi32(MANA_TX_DESC_BYTES);
 	const struct rte_mempool *pool = c->pool;
 	struct rte_mbuf **const first = pkts, **const last = pkts + (n & ~3u);
 	__m128i ends = _mm_add_epi32(_mm_set1_epi32((int)wqe_end), _mm_set_epi32(4, 3, 2, 1));
@@ -91,8 +112,7 @@ tx_vec_groups(const struct tx_fast_ctx *c, struct rte_mbuf **pkts, struct rte_mb
 								 _mm256_xor_si256(rd23, rc_want)),
 						 rc_mask)))
 			break;
-		if (!one_pool && unlikely(m0->pool != pool || m1->pool != pool ||
-					     m2->pool != pool || m3->pool != pool))
+		if (!one_pool && unlikely(tx_vec_other_pool4(m0, m1, m2, m3, pool)))
 			break;
 		_mm256_storeu_si256((__m256i *)mbufs, _mm256_loadu_si256((const __m256i *)pkts));
 		/* packet_type.. hash: data_len in bits 0..15 of the second qword */
@@ -121,10 +141,7 @@ tx_vec_groups(const struct tx_fast_ctx *c, struct rte_mbuf **pkts, struct rte_mb
 				    _mm256_permute2x128_si256(hdr_oob, s23, 0x20));
 		_mm256_storeu_si256((__m256i *)(w + 3 * GDMA_WQE_BU_SIZE),
 				    _mm256_permute2x128_si256(hdr_oob, s23, 0x30));
-		/* descriptors: WQE end, running byte count */
-		b = _mm_and_si128(b, desc_mask);
-		_mm_storeu_si128((__m128i *)desc, _mm_unpacklo_epi32(ends, b));
-		_mm_storeu_si128((__m128i *)(desc + 2), _mm_unpackhi_epi32(ends, b));
+		tx_vec_desc4(desc, ends, b);
 		ends = _mm_add_epi32(ends, _mm_set1_epi32(4));
 	}
 	*bytes_io = (uint32_t)_mm_cvtsi128_si32(bytes);
@@ -169,22 +186,6 @@ tx_vec_wqe(uint8_t *w, __m128i hdr_oob, uint64_t lkey, const struct rte_mbuf *m)
 }
 
 /*
- * The four descriptors of a group (tx_fast_post's): WQE ends in ends, running
- * byte counts b0..b3; two 16-byte stores.
- */
-static __rte_always_inline void
-tx_vec_desc4(struct mana_tx_desc *d, __m128i ends, uint32_t b0, uint32_t b1, uint32_t b2,
-	     uint32_t b3)
-{
-	const __m128i b = _mm_and_si128(_mm_set_epi32((int)b3, (int)b2, (int)b1, (int)b0),
-					_mm_set1_epi32(MANA_TX_DESC_BYTES));
-
-	RTE_BUILD_BUG_ON(sizeof(*d) != 8 || offsetof(struct mana_tx_desc, bytes) != 4);
-	_mm_storeu_si128((__m128i *)d, _mm_unpacklo_epi32(ends, b));
-	_mm_storeu_si128((__m128i *)(d + 2), _mm_unpackhi_epi32(ends, b));
-}
-
-/*
  * The groups of a run from packet 0 on; returns the packets posted, *bytes
  * the running byte count after them. Called out of line (below), with the
  * run in plain arguments and walked by pointers: inside tx_fast_runs, or
@@ -210,15 +211,14 @@ tx_vec_groups(const struct tx_fast_ctx *c, struct rte_mbuf **pkts, struct rte_mb
 		m3 = pkts[3];
 		if (unlikely(!tx_vec_plain4(m0, m1, m2, m3)))
 			break;
-		if (!one_pool && unlikely(m0->pool != pool || m1->pool != pool ||
-					     m2->pool != pool || m3->pool != pool))
+		if (!one_pool && unlikely(tx_vec_other_pool4(m0, m1, m2, m3, pool)))
 			break;
 		memcpy(mbufs, pkts, 4 * sizeof(*pkts));
 		b0 = bytes + tx_vec_wqe(w, hdr_oob, lkey, m0);
 		b1 = b0 + tx_vec_wqe(w + GDMA_WQE_BU_SIZE, hdr_oob, lkey, m1);
 		b2 = b1 + tx_vec_wqe(w + 2 * GDMA_WQE_BU_SIZE, hdr_oob, lkey, m2);
 		bytes = b2 + tx_vec_wqe(w + 3 * GDMA_WQE_BU_SIZE, hdr_oob, lkey, m3);
-		tx_vec_desc4(desc, ends, b0, b1, b2, bytes);
+		tx_vec_desc4(desc, ends, _mm_setr_epi32((int)b0, (int)b1, (int)b2, (int)bytes));
 		ends = _mm_add_epi32(ends, _mm_set1_epi32(4));
 	}
 	*bytes_io = bytes;
