@@ -98,6 +98,8 @@ tx_put_bulk(struct rte_mempool *mp, struct rte_mbuf **m, uint32_t n)
 		rte_mempool_put_bulk(mp, (void **)m, n);
 		return;
 	}
+	/* as rte_mempool_put_bulk's (debug builds: the objects are the pool's, not freed twice) */
+	RTE_MEMPOOL_CHECK_COOKIES(mp, (void **)m, n, 0);
 	if (cache->len + n <= cache->flushthresh) {
 		top = &cache->objs[cache->len];
 		cache->len += n;
