@@ -308,6 +308,7 @@ int mana_model_port_stats_reset(struct mana_model *m, unsigned int port);
 struct mana_model_queue_stats {
 	bool is_sq;
 	unsigned int port;		/* 0-based vPort */
+	unsigned int engine;		/* engine thread serving it (0 in manual mode) */
 	uint64_t frames, bytes;		/* SQ: put on the wire; RQ: delivered into WQEs */
 	uint64_t cqes;			/* completions written for this queue */
 	uint64_t err_cqes;		/* SQ: error completions (types 33..41) */
@@ -337,6 +338,21 @@ struct mana_model_engine_stats {
 	unsigned int threads;		/* engine threads running (0: manual mode) */
 };
 int mana_model_engine_stats(const struct mana_model *m, struct mana_model_engine_stats *st);
+
+/*
+ * Engine thread i alone (0 .. threads - 1; -ENOENT past them and in manual
+ * mode): its counters and what it serves now (doc/user_guide.md "Engine threads").
+ */
+struct mana_model_engine_thread_stats {
+	uint64_t passes, busy_passes;
+	uint64_t frames;		/* TX + RX frames this thread handled */
+	uint64_t doorbells;
+	uint64_t cpu_ns;
+	unsigned int sqs, rqs;		/* live SQs and bound RX WQs it serves */
+	unsigned int wires;		/* ports whose wire and inbox it serves */
+};
+int mana_model_engine_thread_stats(const struct mana_model *m, unsigned int i,
+				   struct mana_model_engine_thread_stats *st);
 
 /* Last violation the device saw, as text ("" if none); for logs and tests. */
 const char *mana_model_last_error(const struct mana_model *m);

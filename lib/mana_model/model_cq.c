@@ -304,10 +304,10 @@ mm_cq_write(struct mana_model *m, struct mm_cq *cq, const uint32_t *data, uint32
  * later, in groups.
  */
 void
-mm_cq_write_rx(struct mana_model *m, struct mm_port *p, struct mm_cq *cq, const uint32_t *data,
-	       uint32_t wq_id)
+mm_cq_write_rx(struct mana_model *m, struct mm_engine *e, struct mm_cq *cq,
+	       const uint32_t *data, uint32_t wq_id)
 {
-	struct gdma_cqe *e;
+	struct gdma_cqe *cqe;
 
 	if (m->cfg.cqe_batch <= 1) {
 		mm_cq_write(m, cq, data, wq_id, false);
@@ -315,9 +315,9 @@ mm_cq_write_rx(struct mana_model *m, struct mm_port *p, struct mm_cq *cq, const 
 	}
 	if (cq->held == 0) {
 		cq->held_slot = cq->slot;
-		LIST_INSERT_HEAD(&p->held_cqs, cq, held_link);
+		LIST_INSERT_HEAD(&e->held_cqs, cq, held_link);
 	}
-	cq->held_info[cq->held++] = mm_cq_fill(cq, data, wq_id, false, &e);
+	cq->held_info[cq->held++] = mm_cq_fill(cq, data, wq_id, false, &cqe);
 	/* Never more than the ring: an overflow then looks as it does unbatched. */
 	if (cq->held >= m->cfg.cqe_batch || cq->held >= cq->count)
 		mm_cq_publish(m, cq);
@@ -351,17 +351,17 @@ mm_cq_publish(struct mana_model *m, struct mm_cq *cq)
 }
 
 void
-mm_cq_publish_port(struct mm_port *p)
+mm_cq_publish_eng(struct mm_engine *e)
 {
-	while (!LIST_EMPTY(&p->held_cqs))
-		mm_cq_publish(p->m, LIST_FIRST(&p->held_cqs));
+	while (!LIST_EMPTY(&e->held_cqs))
+		mm_cq_publish(e->m, LIST_FIRST(&e->held_cqs));
 }
 
 void
 mm_cq_publish_all(struct mana_model *m)
 {
-	for (unsigned int i = 0; i < m->cfg.nports; i++)
-		mm_cq_publish_port(&m->port[i]);
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_ENGINES; i++)
+		mm_cq_publish_eng(&m->eng[i]);
 }
 
 /*

@@ -599,8 +599,15 @@ mm_wires_connect(struct mana_model *m)
 void
 mm_port_check_carrier(struct mana_model *m, struct mm_port *p)
 {
-	if (p->wire == NULL || !p->wire_connected || p->wire->cfg.type !=
-	    MANA_MODEL_WIRE_PAIR || mm_wire_carrier(p->wire))
+	bool entered, carrier;
+
+	if (p->wire == NULL || !p->wire_connected || p->wire->cfg.type != MANA_MODEL_WIRE_PAIR)
+		return;
+	/* The check takes over a reconnected peer's inbox, which the TX side uses. */
+	entered = mm_wire_enter(m, p);
+	carrier = mm_wire_carrier(p->wire);
+	mm_wire_leave(p, entered);
+	if (carrier)
 		return;
 	p->wire_connected = false;
 	p->carrier = false;
@@ -631,7 +638,6 @@ mm_ports_init(struct mana_model *m)
 
 		p->m = m;
 		p->index = i;
-		LIST_INIT(&p->held_cqs);
 		if (m->cfg.mac_set[i])
 			memcpy(p->mac, m->cfg.mac[i], 6);
 		else
@@ -644,13 +650,20 @@ mm_ports_init(struct mana_model *m)
 		/* Non-zero and per port, so a driver using 0 or another port's is caught. */
 		p->tx_vp_offset = 16 + ((m->id_seed >> 4) + 29 * i) % 200;
 		pthread_mutex_init(&p->inbox_lock, NULL);
+		pthread_mutex_init(&p->wire_lock, NULL);
 		/*
-		 * Port p, with its queues and wire, is served by engine thread
-		 * p % threads. The shared doorbell page is one stream of stores
-		 * for every queue of a context, read in order by one thread:
-		 * thread 0 then serves every port (doc/user_guide.md "Engine threads").
+		 * Port p's wire and inbox are served by engine thread p % threads,
+		 * its queues spread from there (mm_queue_engine). The shared
+		 * doorbell page is one stream of stores for every queue of a
+		 * context, read in order by one thread: thread 0 then serves
+		 * everything (doc/user_guide.md "Engine threads").
 		 */
 		p->engine = m->cfg.manual || m->cfg.shared_doorbell ? 0 : i % m->cfg.engine_threads;
+	}
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_ENGINES; i++) {
+		m->eng[i].m = m;
+		m->eng[i].index = i;
+		LIST_INIT(&m->eng[i].held_cqs);
 	}
 }
 
@@ -666,6 +679,7 @@ mm_model_free(struct mana_model *m)
 			free(f);
 		}
 		pthread_mutex_destroy(&m->port[i].inbox_lock);
+		pthread_mutex_destroy(&m->port[i].wire_lock);
 	}
 	mm_sysfs_remove(m);
 	pthread_rwlock_destroy(&m->lock);

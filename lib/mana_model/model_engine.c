@@ -6,9 +6,9 @@
  * The engine: one pass reads and clears every doorbell of every live queue
  * page, processes the SQs up to their doorbell tails, polls the wires (RX)
  * and flushes pending coalesced RX CQEs. It runs on engine threads (one by
- * default; engine_threads/engine_cpu for more, each pass serving the ports
- * of its thread, doc/user_guide.md "Engine threads") or when
- * mana_model_step() is called (manual mode: one pass serves every port).
+ * default; engine_threads/engine_cpu for more, each pass serving the queues
+ * and wires of its thread, doc/user_guide.md "Engine threads") or when
+ * mana_model_step() is called (manual mode: one pass serves everything).
  */
 
 #define _GNU_SOURCE
@@ -53,7 +53,7 @@ mm_ring_error(struct mana_model *m, struct mm_ring *r, unsigned int port, const 
 	      uint32_t id, const char *why)
 {
 	r->stopped = true;
-	m->port[port].st.queue_errors++;
+	mm_eng_st(&m->eng[r->engine], port)->queue_errors++;
 	mm_error(m, MM_LOG_ERR, "%s 0x%x stopped: %s", what, id, why);
 }
 
@@ -89,11 +89,12 @@ mm_ring_doorbell(struct mana_model *m, struct mm_ring *r, unsigned int port, uin
 
 /* ---- doorbells ------------------------------------------------------------------ */
 
+/* Counted by engine thread eng, the one serving the page's queue. */
 static void
-mm_db_reject(struct mana_model *m, unsigned int port, const void *page, unsigned int slot,
-	     uint64_t v, const char *why)
+mm_db_reject(struct mana_model *m, unsigned int eng, unsigned int port, const void *page,
+	     unsigned int slot, uint64_t v, const char *why)
 {
-	m->port[port].st.db_rejected++;
+	mm_eng_st(&m->eng[eng], port)->db_rejected++;
 	mm_error(m, MM_LOG_ERR, "doorbell 0x%016llx at page %p offset 0x%03x rejected: %s",
 		 (unsigned long long)v, page, slot * 8, why);
 }
@@ -119,7 +120,7 @@ mm_db_any(uint64_t *page, unsigned int from, unsigned int to)
  * An OR over the page first: a clean page costs one load per slot.
  */
 static unsigned int
-mm_db_stray(struct mana_model *m, unsigned int port, uint64_t *page)
+mm_db_stray(struct mana_model *m, unsigned int eng, unsigned int port, uint64_t *page)
 {
 	unsigned int n = 0;
 
@@ -134,7 +135,7 @@ mm_db_stray(struct mana_model *m, unsigned int port, uint64_t *page)
 			continue;
 		v = mm_db_take(&page[i]);
 		if (v != 0) {
-			mm_db_reject(m, port, page, i, v, "not an SQ/RQ/CQ doorbell offset");
+			mm_db_reject(m, eng, port, page, i, v, "not an SQ/RQ/CQ doorbell offset");
 			n++;
 		}
 	}
@@ -142,10 +143,11 @@ mm_db_stray(struct mana_model *m, unsigned int port, uint64_t *page)
 }
 
 static void
-mm_db_cq(struct mana_model *m, unsigned int port, uint64_t *page, struct mm_cq *cq, uint64_t v)
+mm_db_cq(struct mana_model *m, unsigned int eng, unsigned int port, uint64_t *page,
+	 struct mm_cq *cq, uint64_t v)
 {
 	if (((v >> 24) & 0xFF) != 0) {
-		mm_db_reject(m, port, page, MM_DB_CQ, v, "reserved bits 31:24 set");
+		mm_db_reject(m, eng, port, page, MM_DB_CQ, v, "reserved bits 31:24 set");
 		return;
 	}
 	/* Without arm a CQ doorbell only reports the consumer: nothing to do. */
@@ -157,7 +159,8 @@ static void
 mm_db_sq(struct mana_model *m, struct mm_qp *qp, uint64_t *page, uint64_t v)
 {
 	if (((v >> 24) & 0xFF) != 0) {
-		mm_db_reject(m, qp->port, page, MM_DB_SQ, v, "reserved bits 31:24 set");
+		mm_db_reject(m, qp->sq.engine, qp->port, page, MM_DB_SQ, v,
+			     "reserved bits 31:24 set");
 		return;
 	}
 	mm_ring_doorbell(m, &qp->sq, qp->port, (uint32_t)(v >> GDMA_DB_TAIL_SHIFT), "SQ",
@@ -178,32 +181,32 @@ mm_db_rq(struct mana_model *m, struct mm_wq *wq, uint64_t *page, uint64_t v)
 static unsigned int
 mm_db_scan_qp(struct mana_model *m, struct mm_qp *qp, bool stray)
 {
+	unsigned int eng = qp->sq.engine, n = 0;
 	uint64_t *pg = qp->db, v;
-	unsigned int n = 0;
 
 	v = mm_db_take(&pg[MM_DB_SQ]);
 	if (v != 0) {
 		n++;
 		if ((v & GDMA_DB_ID_MASK) != qp->sq_id)
-			mm_db_reject(m, qp->port, pg, MM_DB_SQ, v, "id is not this page's SQ");
+			mm_db_reject(m, eng, qp->port, pg, MM_DB_SQ, v, "id is not this page's SQ");
 		else
 			mm_db_sq(m, qp, pg, v);
 	}
 	v = mm_db_take(&pg[MM_DB_RQ]);
 	if (v != 0) {
 		n++;
-		mm_db_reject(m, qp->port, pg, MM_DB_RQ, v, "RQ doorbell on a QP's page");
+		mm_db_reject(m, eng, qp->port, pg, MM_DB_RQ, v, "RQ doorbell on a QP's page");
 	}
 	v = mm_db_take(&pg[MM_DB_CQ]);
 	if (v != 0) {
 		n++;
 		if ((v & GDMA_DB_ID_MASK) != qp->cq->id)
-			mm_db_reject(m, qp->port, pg, MM_DB_CQ, v, "id is not the QP's CQ");
+			mm_db_reject(m, eng, qp->port, pg, MM_DB_CQ, v, "id is not the QP's CQ");
 		else
-			mm_db_cq(m, qp->port, pg, qp->cq, v);
+			mm_db_cq(m, eng, qp->port, pg, qp->cq, v);
 	}
 	if (stray)
-		n += mm_db_stray(m, qp->port, pg);
+		n += mm_db_stray(m, eng, qp->port, pg);
 	return n;
 }
 
@@ -212,19 +215,19 @@ static unsigned int
 mm_db_scan_wq(struct mana_model *m, struct mm_wq *wq, bool stray)
 {
 	unsigned int port = wq->rss != NULL ? wq->rss->port : 0;
+	unsigned int eng = wq->ring.engine, n = 0;
 	uint64_t *pg = wq->db, v;
-	unsigned int n = 0;
 
 	v = mm_db_take(&pg[MM_DB_SQ]);
 	if (v != 0) {
 		n++;
-		mm_db_reject(m, port, pg, MM_DB_SQ, v, "SQ doorbell on an RWQ's page");
+		mm_db_reject(m, eng, port, pg, MM_DB_SQ, v, "SQ doorbell on an RWQ's page");
 	}
 	v = mm_db_take(&pg[MM_DB_RQ]);
 	if (v != 0) {
 		n++;
 		if (wq->rss == NULL || (v & GDMA_DB_ID_MASK) != wq->id)
-			mm_db_reject(m, port, pg, MM_DB_RQ, v,
+			mm_db_reject(m, eng, port, pg, MM_DB_RQ, v,
 				     wq->rss == NULL ? "WQ has no RSS QP yet (id unknown)" :
 						       "id is not this page's RQ");
 		else
@@ -234,12 +237,12 @@ mm_db_scan_wq(struct mana_model *m, struct mm_wq *wq, bool stray)
 	if (v != 0) {
 		n++;
 		if (wq->rss == NULL || (v & GDMA_DB_ID_MASK) != wq->cq->id)
-			mm_db_reject(m, port, pg, MM_DB_CQ, v, "id is not the RWQ's CQ");
+			mm_db_reject(m, eng, port, pg, MM_DB_CQ, v, "id is not the RWQ's CQ");
 		else
-			mm_db_cq(m, port, pg, wq->cq, v);
+			mm_db_cq(m, eng, port, pg, wq->cq, v);
 	}
 	if (stray)
-		n += mm_db_stray(m, port, pg);
+		n += mm_db_stray(m, eng, port, pg);
 	return n;
 }
 
@@ -288,7 +291,7 @@ mm_db_shared(struct mana_model *m, struct mm_ctx *ctx, const void *pg, unsigned 
 			if (qp->ctx == ctx && !qp->rss && qp->sq_id == id)
 				break;
 		if (qp == NULL)
-			mm_db_reject(m, 0, pg, slot, v, "no SQ with this id in the context");
+			mm_db_reject(m, 0, 0, pg, slot, v, "no SQ with this id in the context");
 		else
 			mm_db_sq(m, qp, (uint64_t *)(uintptr_t)pg, v);
 	} else if (slot == MM_DB_RQ) {
@@ -298,7 +301,7 @@ mm_db_shared(struct mana_model *m, struct mm_ctx *ctx, const void *pg, unsigned 
 			if (wq->ctx == ctx && wq->rss != NULL && wq->id == id)
 				break;
 		if (wq == NULL)
-			mm_db_reject(m, 0, pg, slot, v, "no RQ with this id in the context");
+			mm_db_reject(m, 0, 0, pg, slot, v, "no RQ with this id in the context");
 		else
 			mm_db_rq(m, wq, (uint64_t *)(uintptr_t)pg, v);
 	} else {
@@ -308,9 +311,9 @@ mm_db_shared(struct mana_model *m, struct mm_ctx *ctx, const void *pg, unsigned 
 			if (cq->ctx == ctx && cq->bound != NULL && cq->id == id)
 				break;
 		if (cq == NULL)
-			mm_db_reject(m, 0, pg, slot, v, "no bound CQ with this id in the context");
+			mm_db_reject(m, 0, 0, pg, slot, v, "no bound CQ with this id in the context");
 		else
-			mm_db_cq(m, 0, (uint64_t *)(uintptr_t)pg, cq, v);
+			mm_db_cq(m, 0, 0, (uint64_t *)(uintptr_t)pg, cq, v);
 	}
 }
 
@@ -349,9 +352,9 @@ mm_db_pop_shared(struct mana_model *m, struct mm_ctx *ctx)
 		if (width != 8 || (off & 7) != 0) {
 			snprintf(why, sizeof(why), "%u-byte store at offset 0x%03x: doorbells are "
 				 "aligned 64-bit stores", width, off);
-			mm_db_reject(m, 0, ctx->shared_db, off / 8, v, why);
+			mm_db_reject(m, 0, 0, ctx->shared_db, off / 8, v, why);
 		} else if (off / 8 != MM_DB_SQ && off / 8 != MM_DB_RQ && off / 8 != MM_DB_CQ) {
-			mm_db_reject(m, 0, ctx->shared_db, off / 8, v,
+			mm_db_reject(m, 0, 0, ctx->shared_db, off / 8, v,
 				     "not an SQ/RQ/CQ doorbell offset");
 		} else {
 			mm_db_shared(m, ctx, ctx->shared_db, off / 8, v);
@@ -400,27 +403,25 @@ mm_db_scan_shared(struct mana_model *m, struct mm_ctx *ctx, bool stray)
 		mm_db_shared(m, ctx, pg, MM_DB_CQ, v);
 	}
 	if (stray)
-		n += mm_db_stray(m, 0, pg);
+		n += mm_db_stray(m, 0, 0, pg);
 	return n;
 }
 
 /* ---- one pass --------------------------------------------------------------------- */
 
-/*
- * The passes of engine thread eng serve the ports whose engine it is, with
- * their SQs, RX WQs and CQs, wires and inboxes; a manual step serves them all.
- */
-static inline bool
-mm_owns(unsigned int eng, const struct mm_port *p)
+unsigned int
+mm_queue_engine(const struct mana_model *m, const struct mm_port *p, unsigned int k)
 {
-	return eng == MM_ENGINE_ALL || p->engine == eng;
+	if (m->cfg.manual || m->cfg.shared_doorbell || m->cfg.engine_threads <= 1)
+		return 0;
+	return (p->engine + k) % m->cfg.engine_threads;
 }
 
-/* The port an RWQ's doorbells count on: its RSS QP's, port 0 before it has one. */
-static inline unsigned int
-mm_wq_port(const struct mm_wq *wq)
+/* Engine thread eng's passes serve the queues it owns (mm_queue_engine). */
+static inline bool
+mm_serves(unsigned int eng, const struct mm_ring *r)
 {
-	return wq->rss != NULL ? wq->rss->port : 0;
+	return r->engine == eng;
 }
 
 static unsigned int
@@ -431,8 +432,8 @@ mm_db_scan(struct mana_model *m, unsigned int eng, bool stray)
 	if (m->cfg.shared_doorbell) {
 		struct mm_ctx *ctx;
 
-		/* Every port is engine 0's (mm_ports_init). */
-		if (eng != MM_ENGINE_ALL && eng != 0)
+		/* Every queue is thread 0's (mm_queue_engine). */
+		if (eng != 0)
 			return 0;
 		LIST_FOREACH(ctx, &m->ctxs, link) {
 			if (ctx->dead)
@@ -445,7 +446,7 @@ mm_db_scan(struct mana_model *m, unsigned int eng, bool stray)
 		struct mm_wq *wq;
 
 		LIST_FOREACH(qp, &m->qps, link) {
-			if (qp->rss || !mm_owns(eng, &m->port[qp->port]))
+			if (qp->rss || !mm_serves(eng, &qp->sq))
 				continue;
 			if (qp->ctx->dead)
 				mm_db_discard(m, qp->db);
@@ -453,7 +454,7 @@ mm_db_scan(struct mana_model *m, unsigned int eng, bool stray)
 				n += mm_db_scan_qp(m, qp, stray);
 		}
 		LIST_FOREACH(wq, &m->wqs, link) {
-			if (!mm_owns(eng, &m->port[mm_wq_port(wq)]))
+			if (!mm_serves(eng, &wq->ring))
 				continue;
 			if (wq->ctx->dead)
 				mm_db_discard(m, wq->db);
@@ -487,36 +488,62 @@ mm_db_drain_qp(struct mana_model *m, struct mm_qp *qp)
 	}
 }
 
-/* The work of one pass over the ports of eng; *doorbells counts the stores taken. */
+/*
+ * The work of one pass of engine thread e: its queues' doorbells and SQs,
+ * the frames handed to its RX WQs, then its ports' inboxes and wires (RX
+ * after the doorbells, so WQEs posted before a frame arrives are seen);
+ * *doorbells counts the stores taken.
+ */
 static unsigned int
-mm_pass_ports(struct mana_model *m, unsigned int eng, bool stray, uint64_t *doorbells)
+mm_pass_eng(struct mana_model *m, struct mm_engine *e, bool stray, uint64_t *doorbells)
 {
 	unsigned int work = 0;
 	struct mm_qp *qp;
+	struct mm_wq *wq;
 
 	if (!__atomic_load_n(&m->fatal, __ATOMIC_ACQUIRE)) {
-		unsigned int db = mm_db_scan(m, eng, stray);
+		unsigned int db = mm_db_scan(m, e->index, stray);
 
 		*doorbells += db;
 		work += db;
 		LIST_FOREACH(qp, &m->qps, link)
-			if (!qp->rss && !qp->ctx->dead && mm_owns(eng, &m->port[qp->port]))
+			if (!qp->rss && !qp->ctx->dead && mm_serves(e->index, &qp->sq))
 				work += mm_tx_process(m, qp);
+		LIST_FOREACH(wq, &m->wqs, link)
+			if (wq->handoff != NULL && mm_serves(e->index, &wq->ring))
+				work += mm_rx_drain_handoff(e, wq);
 	}
-	/* RX after the doorbells, so WQEs posted before a frame arrives are seen. */
 	for (unsigned int i = 0; i < m->cfg.nports; i++) {
 		struct mm_port *p = &m->port[i];
+		bool entered;
 
-		if (!mm_owns(eng, p))
+		if (p->engine != e->index)
 			continue;
 		work += mm_rx_drain_inbox(p);
-		if (p->wire != NULL && p->wire_connected && p->wire->ops->poll != NULL)
+		if (p->wire != NULL && p->wire_connected && p->wire->ops->poll != NULL) {
+			/* A poll that flushes TX-side state (pcap) waits for the SQs' threads. */
+			entered = p->wire->ops->poll_touches_tx && mm_wire_enter(m, p);
 			work += p->wire->ops->poll(p->wire, MM_WIRE_BUDGET);
+			mm_wire_leave(p, entered);
+		}
 		mm_port_check_carrier(m, p);
-		mm_rx_flush(p);
-		/* The port's pass ends: every RX CQE it holds back (cqe_batch) becomes visible. */
-		mm_cq_publish_port(p);
 	}
+	mm_rx_flush(e);
+	/* The pass ends: every RX CQE the thread holds back (cqe_batch) becomes visible. */
+	mm_cq_publish_eng(e);
+	return work;
+}
+
+/* One pass of thread eng, or of every thread in turn (MM_ENGINE_ALL, exclusive lock). */
+static unsigned int
+mm_pass_ports(struct mana_model *m, unsigned int eng, bool stray, uint64_t *doorbells)
+{
+	unsigned int work = 0, n = m->neng > 1 ? m->neng : 1;
+
+	if (eng != MM_ENGINE_ALL)
+		return mm_pass_eng(m, &m->eng[eng], stray, doorbells);
+	for (unsigned int i = 0; i < n; i++)
+		work += mm_pass_eng(m, &m->eng[i], stray, doorbells);
 	return work;
 }
 

@@ -195,7 +195,7 @@ lso_check(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w,
 	  const uint8_t *sge_data[], struct mm_lso_hdr *h, uint32_t *payload)
 {
 	const struct gdma_sge *sge0 = mm_tx_sge(qp, w, 0);
-	struct mm_port *p = &m->port[qp->port];
+	struct mm_engine *e = mm_sq_eng(m, qp);
 	uint32_t oob0 = w->oob[0], mss = GDMA_GET(w->dw1, GDMA_WQE_CLIENT_DATA_UNIT);
 	bool inject = w->oob_size == GDMA_OOB_SIZE_LARGE &&
 		      GDMA_GET(w->oob[2], MANA_TX_INJECT_VLAN) != 0;
@@ -203,9 +203,9 @@ lso_check(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w,
 	uint32_t i, type, max, seg;
 
 #define LSO_CORRUPT(code, ...) do {						\
-	snprintf(p->tx_why, sizeof(p->tx_why), __VA_ARGS__);			\
+	snprintf(e->tx_why, sizeof(e->tx_why), __VA_ARGS__);			\
 	w->verr = (code);							\
-	w->why = p->tx_why;							\
+	w->why = e->tx_why;							\
 	return CQE_TX_GDMA_ERR;							\
 } while (0)
 
@@ -314,10 +314,10 @@ mm_lso_send(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w)
 	bool inject = w->oob_size == GDMA_OOB_SIZE_LARGE &&
 		      GDMA_GET(w->oob[2], MANA_TX_INJECT_VLAN) != 0;
 	/* The untagged segment is built after room for a tag (lso_tag). */
-	uint8_t *f = m->port[qp->port].txbuf + LSO_VLAN_HLEN;
+	struct mm_engine *e = mm_sq_eng(m, qp);
+	uint8_t *f = e->txbuf + LSO_VLAN_HLEN;
 	uint32_t payload = 0, left, i, k = 1, at = 0, type;
 	struct mm_lso_hdr h;
-	struct mm_port *p = &m->port[qp->port];
 
 	type = lso_check(m, qp, w, sge_data, &h, &payload);
 	if (type != CQE_TX_OKAY)
@@ -344,11 +344,11 @@ mm_lso_send(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w)
 		left -= len;
 		lso_fixup(f, &h, i, mss, len, left == 0);
 		if (inject)
-			lso_tag(p->txbuf, w);
-		mm_tx_emit(m, qp, inject ? p->txbuf : f,
+			lso_tag(e->txbuf, w);
+		mm_tx_emit(m, qp, inject ? e->txbuf : f,
 			   h.hlen + len + (inject ? LSO_VLAN_HLEN : 0));
 	}
-	p->st.tx_lso_wqes++;
-	p->st.tx_lso_segments += i;
+	mm_eng_st(e, qp->port)->tx_lso_wqes++;
+	mm_eng_st(e, qp->port)->tx_lso_segments += i;
 	return CQE_TX_OKAY;
 }

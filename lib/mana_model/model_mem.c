@@ -35,19 +35,19 @@ mm_mr_lookup(struct mana_model *m, uint32_t lkey)
 
 /*
  * A driver usually names one MR (its mempool's) in every SGE: the last hit
- * is kept per port, where only the port's engine thread reads and writes it,
- * and dereg_mr (exclusive) forgets it.
+ * is kept per engine thread, which alone reads and writes it, and dereg_mr
+ * (exclusive) forgets it.
  */
 struct mm_mr *
-mm_mr_lookup_port(struct mana_model *m, struct mm_port *p, uint32_t lkey)
+mm_mr_lookup_eng(struct mana_model *m, struct mm_engine *e, uint32_t lkey)
 {
-	struct mm_mr *mr = p->mr_last;
+	struct mm_mr *mr = e->mr_last;
 
 	if (mr != NULL && mr->ibv.lkey == lkey)
 		return mr;
 	mr = mm_mr_lookup(m, lkey);
 	if (mr != NULL)
-		p->mr_last = mr;
+		e->mr_last = mr;
 	return mr;
 }
 
@@ -227,9 +227,9 @@ mana_model_dereg_mr(struct ibv_mr *ibmr)
 		return -EINVAL;
 	}
 	*pp = mr->hnext;
-	for (unsigned int i = 0; i < MANA_MODEL_MAX_PORTS; i++)
-		if (m->port[i].mr_last == mr)
-			m->port[i].mr_last = NULL;
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_ENGINES; i++)
+		if (m->eng[i].mr_last == mr)
+			m->eng[i].mr_last = NULL;
 	m->nmr--;
 	mr->pd->users--;
 	mr->pd->ctx->nobj--;

@@ -12,11 +12,14 @@
  * it exclusively (mm_lock); each engine thread takes it shared for one pass
  * at a time (writers first, so a control verb waits for the passes under
  * way, never for the next ones). Inside a pass a thread touches only what it
- * owns: the ports whose engine is its index (mm_port.engine), with their
- * SQs, RX WQs, CQs, wire, inbox, pending CQE and counters. Frames between
- * ports go through the wires' one-producer one-consumer inboxes. Doorbell
- * pages are written by the driver without any lock and read by the engine
- * with atomic exchanges.
+ * owns: its queues (mm_ring.engine: SQs, RX WQs and their CQs), its ports'
+ * wires and inboxes (mm_port.engine), and its own state and counters (its
+ * struct mm_engine). Frames between ports go through the wires'
+ * one-producer one-consumer inboxes, frames from a port's wire to an RX WQ
+ * of another thread through that WQ's handoff ring (model_rx.c). A port's
+ * wire is entered by several threads when its SQs are spread: under
+ * mm_port.wire_lock (mm_wire_enter). Doorbell pages are written by the
+ * driver without any lock and read by the engine with atomic exchanges.
  */
 
 #ifndef MODEL_PRIV_H
@@ -77,6 +80,7 @@
 
 struct mm_ctx;
 struct mm_cq;
+struct mm_handoff;
 
 /* Device-side state of a work queue ring (SQ of a RAW QP, or an RWQ). */
 struct mm_ring {
@@ -86,6 +90,7 @@ struct mm_ring {
 	uint32_t cons_bu;	/* device consumer, BUs, u32 wrap */
 	uint32_t tail;		/* last accepted doorbell tail_ptr, bytes */
 	bool stopped;		/* protocol violation: no more processing */
+	unsigned int engine;	/* the engine thread serving the queue (mm_queue_engine) */
 };
 
 struct mm_pd {
@@ -138,7 +143,7 @@ struct mm_cq {
 	uint32_t held;
 	uint32_t held_slot;
 	uint32_t held_info[MM_CQE_BATCH_MAX];
-	LIST_ENTRY(mm_cq) held_link;	/* in its port's held_cqs while held != 0 */
+	LIST_ENTRY(mm_cq) held_link;	/* in its thread's held_cqs while held != 0 */
 	LIST_ENTRY(mm_cq) link;
 };
 
@@ -154,6 +159,8 @@ struct mm_wq {
 	bool db_own;
 	uint32_t tables;	/* indirection tables holding it */
 	struct mm_qp *rss;	/* RSS QP it is bound to */
+	/* Frames from a port's wire served by another thread than this WQ's (model_rx.c). */
+	struct mm_handoff *handoff;
 	struct mana_model_queue_stats qst;	/* per-queue counters */
 	LIST_ENTRY(mm_wq) link;
 };
@@ -227,7 +234,7 @@ struct mm_ctx {
 	LIST_ENTRY(mm_ctx) link;
 };
 
-/* A coalesced RX CQE being built (hardware.md §4.5), at most one per port. */
+/* A coalesced RX CQE being built (hardware.md §4.5), at most one per engine thread. */
 struct mm_rx_pending {
 	struct mm_wq *wq;
 	uint32_t n;
@@ -263,18 +270,26 @@ struct mm_port {
 	uint32_t drop_n;		/* mana_model_drop_next */
 	pthread_mutex_t inbox_lock;
 	struct mm_inbox_frame *inbox_head, *inbox_tail;
-	struct mana_model_port_stats st;
-	/* Engine side, touched only by the engine thread that owns the port. */
-	unsigned int engine;		/* index of that thread (port % threads) */
-	struct mm_rx_pending rxp;	/* the coalesced RX CQE being built */
-	LIST_HEAD(, mm_cq) held_cqs;	/* CQs holding RX CQEs of this port back (cqe_batch) */
-	struct mm_mr *mr_last;		/* last mm_mr_lookup hit (NULL after its dereg) */
-	uint64_t frames;		/* TX + RX frames handled */
-	char tx_why[160];		/* why the SQ of a CQE_TX_GDMA_ERR stops (model_lso.c) */
-	uint8_t txbuf[MANA_MODEL_MAX_FRAME + 8];
+	/*
+	 * The thread serving the wire and the inbox (port % threads). Its
+	 * queues may be served by others (mm_ring.engine).
+	 */
+	unsigned int engine;
+	/* Serializes wire TX from several threads with the wire's own poll (mm_wire_enter). */
+	pthread_mutex_t wire_lock;
 };
 
-/* One engine thread (model_engine.c). */
+/* What one engine thread keeps of a port: its counters, summed when read. */
+struct mm_engine_port {
+	struct mana_model_port_stats st;
+	uint64_t frames;		/* TX + RX frames handled */
+};
+
+/*
+ * One engine thread (model_engine.c) and the state of its passes. Manual
+ * steps use eng[0]'s (every queue is thread 0's then); a caller holding the
+ * lock exclusively may touch any thread's.
+ */
 struct mm_engine {
 	struct mana_model *m;
 	unsigned int index;
@@ -283,6 +298,12 @@ struct mm_engine {
 	uint64_t passes, busy_passes;	/* own thread; read under the exclusive lock */
 	uint64_t doorbells;		/* doorbell stores this thread took */
 	uint64_t cpu_ns;		/* atomic: the thread's CPU time */
+	struct mm_rx_pending rxp;	/* the coalesced RX CQE being built */
+	LIST_HEAD(, mm_cq) held_cqs;	/* CQs holding RX CQEs back (cqe_batch) */
+	struct mm_mr *mr_last;		/* last mm_mr_lookup_eng hit (NULL after its dereg) */
+	struct mm_engine_port port[MANA_MODEL_MAX_PORTS];
+	char tx_why[160];		/* why the SQ of a CQE_TX_GDMA_ERR stops (model_lso.c) */
+	uint8_t txbuf[MANA_MODEL_MAX_FRAME + 8];
 };
 
 struct mana_model {
@@ -373,8 +394,8 @@ void mm_ctx_fill_ops(struct verbs_context *vctx);
 
 /* model_mem.c */
 struct mm_mr *mm_mr_lookup(struct mana_model *m, uint32_t lkey);
-/* The same, through the port's last hit (engine of p). */
-struct mm_mr *mm_mr_lookup_port(struct mana_model *m, struct mm_port *p, uint32_t lkey);
+/* The same, through engine thread e's last hit (on e, or the lock held exclusively). */
+struct mm_mr *mm_mr_lookup_eng(struct mana_model *m, struct mm_engine *e, uint32_t lkey);
 void *mm_ring_alloc(struct mm_ctx *ctx, uint32_t size);
 void mm_ring_free(struct mm_ctx *ctx, void *buf);
 uint64_t *mm_db_page_alloc(struct mm_ctx *ctx, bool *own);
@@ -384,17 +405,18 @@ void mm_db_page_free(struct mm_ctx *ctx, uint64_t *page);
 void mm_cq_write(struct mana_model *m, struct mm_cq *cq, const uint32_t *data,
 		 uint32_t wq_id, bool is_sq);
 /*
- * An RX CQE of port p, made visible with cqe_batch - 1 others or by
- * mm_cq_publish(_port, _all). Only p's engine thread (or a caller holding
- * the lock exclusively) writes p's CQs: p keeps the list of those holding CQEs.
+ * An RX CQE written by engine thread e, made visible with cqe_batch - 1
+ * others or by mm_cq_publish(_eng, _all). Only the thread serving the CQ's
+ * queue (or a caller holding the lock exclusively) writes a CQ: e keeps the
+ * list of those holding CQEs.
  */
-void mm_cq_write_rx(struct mana_model *m, struct mm_port *p, struct mm_cq *cq,
+void mm_cq_write_rx(struct mana_model *m, struct mm_engine *e, struct mm_cq *cq,
 		    const uint32_t *data, uint32_t wq_id);
 /* Make a CQ's held CQEs visible, in order; then the arm check. */
 void mm_cq_publish(struct mana_model *m, struct mm_cq *cq);
-/* The same for every CQ of port p holding some: the end of p's part of a pass. */
-void mm_cq_publish_port(struct mm_port *p);
-/* ... and of every port: the lock held exclusively (statistics, reset). */
+/* The same for every CQ e holds some on: the end of e's pass. */
+void mm_cq_publish_eng(struct mm_engine *e);
+/* ... and of every thread: the lock held exclusively (statistics, reset). */
 void mm_cq_publish_all(struct mana_model *m);
 void mm_cq_arm(struct mana_model *m, struct mm_cq *cq, uint32_t tail);
 
@@ -409,6 +431,42 @@ int mm_engine_start(struct mana_model *m);
 void mm_engine_stop(struct mana_model *m);
 /* One pass over the ports of engine thread eng (MM_ENGINE_ALL: every port). */
 unsigned int mm_engine_pass(struct mana_model *m, unsigned int eng);
+/*
+ * The engine thread that serves the k-th queue of a kind (SQ, RX WQ) on port
+ * p: (p.engine + k) % threads, so TX and RX queue k of a port share one;
+ * thread 0 in manual mode and with a shared doorbell page.
+ */
+unsigned int mm_queue_engine(const struct mana_model *m, const struct mm_port *p, unsigned int k);
+/* The engine thread serving a RAW QP's SQ: its txbuf, tx_why, MR hit, counters. */
+static inline struct mm_engine *
+mm_sq_eng(struct mana_model *m, const struct mm_qp *qp)
+{
+	return &m->eng[qp->sq.engine];
+}
+/* Counters of port `port` kept by engine thread e. */
+static inline struct mana_model_port_stats *
+mm_eng_st(struct mm_engine *e, unsigned int port)
+{
+	return &e->port[port].st;
+}
+/*
+ * Wire TX from an SQ's thread, wire poll and carrier checks from the port's
+ * thread: one at a time once several threads may enter (mm_wire_leave after).
+ */
+static inline bool
+mm_wire_enter(struct mana_model *m, struct mm_port *p)
+{
+	if (m->neng <= 1)
+		return false;
+	pthread_mutex_lock(&p->wire_lock);
+	return true;
+}
+static inline void
+mm_wire_leave(struct mm_port *p, bool entered)
+{
+	if (entered)
+		pthread_mutex_unlock(&p->wire_lock);
+}
 /* Process the doorbells still pending for a QP's queues; before it unbinds. */
 void mm_db_drain_qp(struct mana_model *m, struct mm_qp *qp);
 /* Record a new SQ/RQ doorbell tail; false (queue stopped) on a violation. */
@@ -443,9 +501,17 @@ void mm_tx_emit(struct mana_model *m, struct mm_qp *qp, const uint8_t *frame, ui
 uint32_t mm_lso_send(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w);
 
 /* model_rx.c */
-/* Write a port's pending RX CQE (mm_rx_flush_all: every port's, exclusive lock). */
-void mm_rx_flush(struct mm_port *p);
+/* Write engine thread e's pending RX CQE (mm_rx_flush_all: every thread's, exclusive lock). */
+void mm_rx_flush(struct mm_engine *e);
 void mm_rx_flush_all(struct mana_model *m);
 unsigned int mm_rx_drain_inbox(struct mm_port *p);
+/* Deliver the frames other threads handed to e's RX WQ (engine thread of wq). */
+unsigned int mm_rx_drain_handoff(struct mm_engine *e, struct mm_wq *wq);
+/* Give an RX WQ to engine thread eng: its handoff ring when the port's wire is another's. */
+int mm_rx_wq_assign(struct mana_model *m, struct mm_wq *wq, unsigned int port, unsigned int eng);
+/* The WQ leaves its RSS QP: frames still handed to it are dropped (exclusive lock). */
+void mm_rx_wq_release(struct mana_model *m, struct mm_wq *wq);
+/* Frames that found the handoff ring full, into the WQ's counters (exclusive lock). */
+void mm_rx_wq_settle(struct mm_wq *wq);
 
 #endif /* MODEL_PRIV_H */

@@ -118,6 +118,18 @@ mm_raw_check(struct mm_ctx *ctx, struct mm_pd *pd, const struct ibv_qp_init_attr
 }
 
 /* Bind the QP's CQs and vPort; caller holds m->lock. */
+/* SQs on port p: the next one is the k-th (mm_queue_engine). */
+static unsigned int
+mm_port_sqs(const struct mana_model *m, const struct mm_port *p)
+{
+	const struct mm_qp *it;
+	unsigned int k = 0;
+
+	LIST_FOREACH(it, &m->qps, link)
+		k += !it->rss && !it->detached && it->port == p->index;
+	return k;
+}
+
 static int
 mm_raw_bind(struct mana_model *m, struct mm_qp *qp, const struct ibv_qp_init_attr *a)
 {
@@ -139,6 +151,7 @@ mm_raw_bind(struct mana_model *m, struct mm_qp *qp, const struct ibv_qp_init_att
 	if (a->srq != NULL)
 		qp->srq = (struct mm_srq *)(void *)a->srq;
 	qp->port = p->index;
+	qp->sq.engine = mm_queue_engine(m, p, mm_port_sqs(m, p));
 	qp->sq_id = mm_new_queue_id(m);
 	if (qp->cq->id == 0)
 		qp->cq->id = mm_new_queue_id(m);
@@ -261,6 +274,46 @@ mm_rss_check(struct mm_ctx *ctx, struct mm_pd *pd, const struct ibv_qp_init_attr
 	return 0;
 }
 
+/* Is t->wqs[i] the first entry of the table naming its WQ? */
+static bool
+mm_ind_first(const struct mm_ind *t, uint32_t i)
+{
+	for (uint32_t j = 0; j < i; j++)
+		if (t->wqs[j] == t->wqs[i])
+			return false;
+	return true;
+}
+
+/*
+ * The table's RX WQs get their engine threads: the k-th created of them
+ * (DPDK creates RX queue k k-th) the k-th queue's (mm_queue_engine), so RX
+ * queue k shares a thread with SQ k whatever the RETA. ENOMEM (nothing
+ * changed) if a handoff ring cannot be had.
+ */
+static int
+mm_rss_assign(struct mana_model *m, struct mm_port *p, struct mm_ind *t)
+{
+	uint32_t n = 1u << t->log, i, j;
+	int err = 0;
+
+	for (i = 0; i < n && err == 0; i++) {
+		unsigned int k = 0;
+
+		if (!mm_ind_first(t, i))
+			continue;
+		for (j = 0; j < n; j++)
+			k += mm_ind_first(t, j) && t->wqs[j]->ibv.handle < t->wqs[i]->ibv.handle;
+		err = mm_rx_wq_assign(m, t->wqs[i], p->index, mm_queue_engine(m, p, k));
+	}
+	if (err != 0)
+		for (j = 0; j < i; j++) {
+			free(t->wqs[j]->handoff);
+			t->wqs[j]->handoff = NULL;
+			t->wqs[j]->ring.engine = 0;
+		}
+	return err;
+}
+
 static void
 mm_rss_bind(struct mana_model *m, struct mm_qp *qp, struct mm_ind *t)
 {
@@ -306,6 +359,8 @@ mm_create_rss_qp(struct mm_ctx *ctx, struct mm_pd *pd, struct ibv_qp_init_attr_e
 	p = err == 0 ? &m->port[pd->port - 1] : NULL;
 	if (err == 0)
 		err = mm_port_claim_check(m, p, pd, "create_qp_ex");
+	if (err == 0)
+		err = mm_rss_assign(m, p, (struct mm_ind *)(void *)a->rwq_ind_tbl);
 	if (err != 0) {
 		mm_unlock(m);
 		free(qp->rss_ctx);
@@ -399,11 +454,14 @@ mm_rq_objects_end(struct mm_wq *wq)
 {
 	struct mm_cq *cq = wq->cq;
 
+	mm_rx_wq_settle(wq);
 	if (wq->id != 0) {
 		wq->qst.is_sq = false;
 		wq->qst.port = wq->rss->port;
+		wq->qst.engine = wq->ring.engine;
 		mm_queue_retire(wq->ctx->m, wq->id, &wq->qst);
 	}
+	mm_rx_wq_release(wq->ctx->m, wq);
 	/* CQEs held back (cqe_batch) are for frames of this RQ: visible before the CQ resets. */
 	mm_cq_publish(wq->ctx->m, cq);
 	wq->rss = NULL;
@@ -433,8 +491,9 @@ mm_qp_unbind(struct mana_model *m, struct mm_qp *qp)
 		struct mm_ind *t = qp->ind;
 		struct mm_qp *it;
 
-		if (p->rxp.n != 0 && p->rxp.wq->rss == qp)
-			mm_rx_flush(p);
+		for (unsigned int i = 0; i < MANA_MODEL_MAX_ENGINES; i++)
+			if (m->eng[i].rxp.n != 0 && m->eng[i].rxp.wq->rss == qp)
+				mm_rx_flush(&m->eng[i]);
 		for (uint32_t i = 0; i < (1u << t->log); i++)
 			mm_rq_objects_end(t->wqs[i]);
 		t->users--;
@@ -449,6 +508,7 @@ mm_qp_unbind(struct mana_model *m, struct mm_qp *qp)
 	} else {
 		qp->qst.is_sq = true;
 		qp->qst.port = qp->port;
+		qp->qst.engine = qp->sq.engine;
 		mm_queue_retire(m, qp->sq_id, &qp->qst);
 		qp->cq->bound = NULL;
 		qp->cq->users--;

@@ -4,9 +4,12 @@
 
 /*
  * RX delivery: RSS queue choice (hardware.md §6), RX WQE decoding and scatter
- * (3.6, 14 #17, #18), RX CQEs (4.4) and coalescing (4.5, rule 3). Runs on
- * the engine thread that owns the port, m->lock held shared (wires call
- * mm_port_rx from their poll), or under the exclusive lock.
+ * (3.6, 14 #17, #18), RX CQEs (4.4) and coalescing (4.5, rule 3). The
+ * thread serving a port's wire receives its frames (wires call mm_port_rx
+ * from their poll), filters them and picks the RQ; the thread serving that
+ * RQ scatters them and writes the CQEs. When the two differ, the frame
+ * passes through the RQ's handoff ring (one producer, one consumer, in
+ * order). All with m->lock held shared, or under the exclusive lock.
  *
  * VLAN (NIC guide, "Receive" and "Strictness and device counters"): an
  * outer 802.1Q tag (TPID 0x8100) is always stripped. The frame goes into the
@@ -56,12 +59,45 @@ mm_ring_empty(const struct mm_ring *r)
 	return r->tail == (r->cons_bu << GDMA_WQE_BU_SHIFT);
 }
 
-/* Write the port's pending (possibly coalesced) CQE. */
-void
-mm_rx_flush(struct mm_port *p)
+/*
+ * Handoff ring of an RX WQ served by another thread than its port's wire:
+ * the frame with what the wire's thread learnt of it (parse, hash), in
+ * arrival order. A frame of a lossless wire waits at the head for a WQE as
+ * it would have waited on the wire; any other finds one or is dropped
+ * (rx_drop_no_wqe), and so is a frame that finds the ring full.
+ */
+#define MM_HANDOFF_SLOTS	256	/* power of two */
+
+struct mm_handoff_slot {
+	uint32_t len;
+	bool lossless;
+	bool parsed;
+	uint32_t hash, ht;
+	struct mm_frame_info fi;
+	uint8_t data[MANA_MODEL_MAX_FRAME];
+};
+
+struct mm_handoff {
+	uint32_t head __attribute__((aligned(64)));	/* the wire's thread */
+	uint64_t drops;				/* the wire's thread: found it full */
+	uint32_t tail __attribute__((aligned(64)));	/* the RQ's thread */
+	uint64_t drops_seen;			/* the RQ's thread: of drops, counted */
+	struct mm_handoff_slot slot[] __attribute__((aligned(64)));
+};
+
+/* Room for one more frame (exact on the producer's thread). */
+static inline bool
+mm_handoff_room(const struct mm_handoff *h)
 {
-	struct mm_rx_pending *pd = &p->rxp;
-	struct mana_model *m = p->m;
+	return h->head - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) < MM_HANDOFF_SLOTS;
+}
+
+/* Write the thread's pending (possibly coalesced) CQE. */
+void
+mm_rx_flush(struct mm_engine *e)
+{
+	struct mm_rx_pending *pd = &e->rxp;
+	struct mana_model *m = e->m;
 	uint32_t d[GDMA_COMP_DATA_SIZE / 4] = { 0 };
 
 	if (pd->n == 0)
@@ -73,10 +109,10 @@ mm_rx_flush(struct mm_port *p)
 		d[MANA_RXCQE_PKT_HASH_DW(i)] = pd->hash[i];
 	}
 	d[MANA_RXCQE_WQE_OFFSET_DW] = pd->wqe_off;
-	mm_cq_write_rx(m, p, pd->wq->cq, d, pd->wq->id);
+	mm_cq_write_rx(m, e, pd->wq->cq, d, pd->wq->id);
 	pd->wq->qst.cqes++;
 	if (pd->n > 1) {
-		p->st.rx_coalesced_cqes++;
+		mm_eng_st(e, pd->wq->rss->port)->rx_coalesced_cqes++;
 		pd->wq->qst.coalesced_cqes++;
 	}
 	pd->n = 0;
@@ -86,19 +122,19 @@ mm_rx_flush(struct mm_port *p)
 void
 mm_rx_flush_all(struct mana_model *m)
 {
-	for (unsigned int i = 0; i < m->cfg.nports; i++)
-		mm_rx_flush(&m->port[i]);
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_ENGINES; i++)
+		mm_rx_flush(&m->eng[i]);
 }
 
 static void
-mm_rx_complete(struct mm_port *p, struct mm_wq *wq, uint32_t dw1, uint32_t wqe_off,
+mm_rx_complete(struct mm_engine *e, struct mm_wq *wq, uint32_t dw1, uint32_t wqe_off,
 	       uint32_t len, uint32_t hash, bool truncated)
 {
-	struct mm_rx_pending *pd = &p->rxp;
-	struct mana_model *m = p->m;
+	struct mm_rx_pending *pd = &e->rxp;
+	struct mana_model *m = e->m;
 
 	if (pd->n != 0 && (truncated || !m->cfg.rx_coalesce || pd->wq != wq || pd->dw1 != dw1))
-		mm_rx_flush(p);
+		mm_rx_flush(e);
 	if (truncated) {
 		uint32_t d[GDMA_COMP_DATA_SIZE / 4] = { 0 };
 
@@ -107,7 +143,7 @@ mm_rx_complete(struct mm_port *p, struct mm_wq *wq, uint32_t dw1, uint32_t wqe_o
 		d[MANA_RXCQE_PKT_LEN_DW(0)] = len & MANA_RXCQE_PKT_LEN_MASK;
 		d[MANA_RXCQE_PKT_HASH_DW(0)] = hash;
 		d[MANA_RXCQE_WQE_OFFSET_DW] = wqe_off;
-		mm_cq_write_rx(m, p, wq->cq, d, wq->id);
+		mm_cq_write_rx(m, e, wq->cq, d, wq->id);
 		return;
 	}
 	if (pd->n == 0) {
@@ -119,7 +155,7 @@ mm_rx_complete(struct mm_port *p, struct mm_wq *wq, uint32_t dw1, uint32_t wqe_o
 	pd->hash[pd->n] = hash;
 	pd->n++;
 	if (!m->cfg.rx_coalesce || pd->n == MANA_RXCQE_PPI_MAX)
-		mm_rx_flush(p);
+		mm_rx_flush(e);
 }
 
 /* The outer 802.1Q tag the device strips, if the frame has one. */
@@ -172,8 +208,8 @@ struct mm_rx_sgl {
  * queue is stopped on a malformed WQE, kept on an SGE violation).
  */
 static uint32_t
-mm_rx_wqe(struct mana_model *m, struct mm_port *p, struct mm_wq *wq, struct mm_rx_sgl *sgl,
-	  uint32_t *cap)
+mm_rx_wqe(struct mana_model *m, struct mm_engine *e, struct mm_port *p, struct mm_wq *wq,
+	  struct mm_rx_sgl *sgl, uint32_t *cap)
 {
 	struct mm_ring *r = &wq->ring;
 	uint32_t off = (r->cons_bu << GDMA_WQE_BU_SHIFT) & (r->size - 1);
@@ -200,12 +236,12 @@ mm_rx_wqe(struct mana_model *m, struct mm_port *p, struct mm_wq *wq, struct mm_r
 			((sgl_off + GDMA_SGE_SIZE * i) & (r->size - 1)));
 		uint64_t addr = s->address;
 		uint32_t len = s->size, key = s->mem_key;
-		struct mm_mr *mr = mm_mr_lookup_port(m, p, key);
+		struct mm_mr *mr = mm_mr_lookup_eng(m, e, key);
 
 		if (mr == NULL || mr->pd != wq->pd->base ||
 		    !(mr->access & IBV_ACCESS_LOCAL_WRITE) || addr < mr->start ||
 		    addr > mr->end || len > mr->end - addr) {
-			p->st.rx_drop_sge++;
+			mm_eng_st(e, p->index)->rx_drop_sge++;
 			wq->qst.drop_sge++;
 			mm_error(m, MM_LOG_ERR,
 				 "RQ 0x%x WQE at BU %u: SGE %u (addr 0x%llx, lkey 0x%x, "
@@ -265,25 +301,28 @@ mm_rx_scatter(const struct mm_rx_sgl *sgl, const uint8_t *f, uint32_t len, bool 
  * or a unicast frame to another MAC.
  */
 static bool
-mm_rx_accept(struct mm_port *p, const uint8_t *frame, uint32_t len)
+mm_rx_accept(struct mm_port *p, struct mana_model_port_stats *st, const uint8_t *frame,
+	     uint32_t len)
 {
 	if (len < MM_ETH_HLEN) {
-		p->st.rx_drop_runt++;
+		st->rx_drop_runt++;
 		return false;
 	}
 	if ((frame[0] & MM_ETH_GROUP_BIT) != 0 || memcmp(frame, p->mac, sizeof(p->mac)) == 0)
 		return true;
 	if (p->wire != NULL && p->wire->cfg.type == MANA_MODEL_WIRE_LOOP)
 		return true;
-	p->st.rx_drop_filter++;
+	st->rx_drop_filter++;
 	return false;
 }
 
-/* A frame found its RQ (a WQE is posted): scatter it and complete it. */
+/* A frame found its RQ (a WQE is posted): scatter it and complete it, on the RQ's thread e. */
 static void
-mm_rx_deliver(struct mm_port *p, struct mm_wq *wq, const uint8_t *frame, uint32_t len,
-	      const struct mm_frame_info *fi, bool parsed, uint32_t hash, uint32_t ht)
+mm_rx_deliver(struct mm_engine *e, struct mm_port *p, struct mm_wq *wq, const uint8_t *frame,
+	      uint32_t len, const struct mm_frame_info *fi, bool parsed, uint32_t hash,
+	      uint32_t ht)
 {
+	struct mana_model_port_stats *st = mm_eng_st(e, p->index);
 	struct mana_model *m = p->m;
 	bool strip = mm_rx_strips(fi, parsed);
 	/* What the buffer receives: the frame without a stripped tag. */
@@ -291,10 +330,10 @@ mm_rx_deliver(struct mm_port *p, struct mm_wq *wq, const uint8_t *frame, uint32_
 	uint32_t size, cap = 0, wqe_off;
 	struct mm_rx_sgl sgl;
 
-	size = mm_rx_wqe(m, p, wq, &sgl, &cap);
+	size = mm_rx_wqe(m, e, p, wq, &sgl, &cap);
 	if (size == 0) {
 		if (wq->ring.stopped) {
-			p->st.rx_drop_no_wqe++;
+			st->rx_drop_no_wqe++;
 			wq->qst.drop_no_wqe++;
 		}
 		return;
@@ -302,51 +341,95 @@ mm_rx_deliver(struct mm_port *p, struct mm_wq *wq, const uint8_t *frame, uint32_
 	mm_rx_scatter(&sgl, frame, len, strip);
 	wqe_off = wq->ring.cons_bu << GDMA_WQE_BU_SHIFT;
 	wq->ring.cons_bu += size >> GDMA_WQE_BU_SHIFT;
-	p->frames++;
+	e->port[p->index].frames++;
 	if (out > cap) {
-		p->st.rx_truncated++;
+		st->rx_truncated++;
 		wq->qst.truncated++;
-		mm_rx_complete(p, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, out, hash,
+		mm_rx_complete(e, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, out, hash,
 			       true);
 		return;
 	}
-	p->st.rx_frames++;
-	p->st.rx_bytes += out;
+	st->rx_frames++;
+	st->rx_bytes += out;
 	wq->qst.frames++;
 	wq->qst.bytes += out;
-	mm_rx_complete(p, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, out, hash, false);
+	mm_rx_complete(e, wq, mm_rx_dw1(frame, len, fi, parsed, ht), wqe_off, out, hash, false);
+}
+
+/*
+ * Hand a frame to an RQ another thread serves (the port's wire thread h
+ * calls it). False when the ring is full; a frame that is not lossless is
+ * then dropped and counted.
+ */
+static bool
+mm_rx_hand(struct mm_engine *h, struct mm_port *p, struct mm_wq *wq, const uint8_t *frame,
+	   uint32_t len, const struct mm_frame_info *fi, bool parsed, uint32_t hash, uint32_t ht,
+	   bool lossless)
+{
+	struct mm_handoff *ho = wq->handoff;
+	struct mm_handoff_slot *s;
+
+	if (!mm_handoff_room(ho)) {
+		if (!lossless) {
+			mm_eng_st(h, p->index)->rx_drop_no_wqe++;
+			/* Folded into the RQ's own counter by its thread (mm_rx_drain_handoff). */
+			__atomic_store_n(&ho->drops, ho->drops + 1, __ATOMIC_RELAXED);
+		}
+		return false;
+	}
+	s = &ho->slot[ho->head & (MM_HANDOFF_SLOTS - 1)];
+	memcpy(s->data, frame, len);
+	s->len = len;
+	s->lossless = lossless;
+	s->parsed = parsed;
+	s->fi = *fi;
+	s->hash = hash;
+	s->ht = ht;
+	/* Release: the slot is written before the RQ's thread sees the new head. */
+	__atomic_store_n(&ho->head, ho->head + 1, __ATOMIC_RELEASE);
+	return true;
 }
 
 void
 mm_port_rx(struct mm_port *p, const uint8_t *frame, uint32_t len)
 {
 	struct mana_model *m = p->m;
+	struct mm_engine *h = &m->eng[p->engine];
+	struct mana_model_port_stats *st = mm_eng_st(h, p->index);
 	struct mm_frame_info fi;
 	uint32_t hash, ht;
 	struct mm_wq *wq;
 	bool parsed;
 
 	if (!p->link_up || m->fatal || p->rss == NULL) {
-		p->st.rx_drop_no_rxq++;
+		st->rx_drop_no_rxq++;
 		return;
 	}
-	if (!mm_rx_accept(p, frame, len))
+	if (!mm_rx_accept(p, st, frame, len))
 		return;
 	if (p->drop_n != 0) {
 		p->drop_n--;
-		p->st.rx_drop_injected++;
+		st->rx_drop_injected++;
 		return;
 	}
 	wq = mm_rx_target(p->rss, frame, len, &fi, &parsed, &hash, &ht);
+	if (wq->handoff != NULL) {
+		mm_rx_hand(h, p, wq, frame, len, &fi, parsed, hash, ht, false);
+		return;
+	}
 	if (wq->ring.stopped || mm_ring_empty(&wq->ring)) {
-		p->st.rx_drop_no_wqe++;
+		st->rx_drop_no_wqe++;
 		wq->qst.drop_no_wqe++;
 		return;
 	}
-	mm_rx_deliver(p, wq, frame, len, &fi, parsed, hash, ht);
+	mm_rx_deliver(h, p, wq, frame, len, &fi, parsed, hash, ht);
 }
 
-/* Some RQ of the RSS QP's table can take a frame (with one RQ: the frame's own). */
+/*
+ * Some RQ of the RSS QP's table can take a frame (with one RQ: the frame's
+ * own): a posted WQE, or room in the handoff ring of an RQ another thread
+ * serves.
+ */
 static bool
 mm_rx_any_ready(const struct mm_qp *rss)
 {
@@ -355,7 +438,8 @@ mm_rx_any_ready(const struct mm_qp *rss)
 	for (uint32_t i = 0; i < (1u << t->log); i++) {
 		const struct mm_wq *wq = t->wqs[i];
 
-		if (!wq->ring.stopped && !mm_ring_empty(&wq->ring))
+		if (wq->handoff != NULL ? mm_handoff_room(wq->handoff) :
+					  !wq->ring.stopped && !mm_ring_empty(&wq->ring))
 			return true;
 	}
 	return false;
@@ -366,12 +450,16 @@ mm_rx_any_ready(const struct mm_qp *rss)
  * The wire offers the frame it holds again on every engine pass while the
  * driver has not refilled: when no RQ has a WQE the answer is known before
  * the frame is parsed and hashed (callgrind, testpmd io on two gen wires:
- * such an offer cost about 210 instructions, now about 55).
+ * such an offer cost about 210 instructions, now about 55). An RQ of
+ * another thread takes the frame into its handoff ring while there is room;
+ * the frame then waits there for its WQE.
  */
 bool
 mm_port_rx_if_ready(struct mm_port *p, const uint8_t *frame, uint32_t len)
 {
 	struct mana_model *m = p->m;
+	struct mm_engine *h = &m->eng[p->engine];
+	struct mana_model_port_stats *st = mm_eng_st(h, p->index);
 	struct mm_frame_info fi;
 	uint32_t hash, ht;
 	struct mm_wq *wq;
@@ -380,20 +468,99 @@ mm_port_rx_if_ready(struct mm_port *p, const uint8_t *frame, uint32_t len)
 	if (!p->link_up || m->fatal || p->rss == NULL)
 		return false;
 	/* A frame the vPort does not take is consumed: it never waits for a WQE. */
-	if (!mm_rx_accept(p, frame, len))
+	if (!mm_rx_accept(p, st, frame, len))
 		return true;
 	if (!mm_rx_any_ready(p->rss))
 		return false;
 	wq = mm_rx_target(p->rss, frame, len, &fi, &parsed, &hash, &ht);
-	if (wq->ring.stopped || mm_ring_empty(&wq->ring))
+	if (wq->handoff != NULL ? !mm_handoff_room(wq->handoff) :
+				  wq->ring.stopped || mm_ring_empty(&wq->ring))
 		return false;
 	if (p->drop_n != 0) {
 		p->drop_n--;
-		p->st.rx_drop_injected++;
+		st->rx_drop_injected++;
 		return true;
 	}
-	mm_rx_deliver(p, wq, frame, len, &fi, parsed, hash, ht);
+	if (wq->handoff != NULL)
+		return mm_rx_hand(h, p, wq, frame, len, &fi, parsed, hash, ht, true);
+	mm_rx_deliver(h, p, wq, frame, len, &fi, parsed, hash, ht);
 	return true;
+}
+
+/* Frames that found the handoff ring full, into the RQ's own counter. */
+void
+mm_rx_wq_settle(struct mm_wq *wq)
+{
+	struct mm_handoff *ho = wq->handoff;
+	uint64_t d;
+
+	if (ho == NULL)
+		return;
+	d = __atomic_load_n(&ho->drops, __ATOMIC_RELAXED);
+	wq->qst.drop_no_wqe += d - ho->drops_seen;
+	ho->drops_seen = d;
+}
+
+unsigned int
+mm_rx_drain_handoff(struct mm_engine *e, struct mm_wq *wq)
+{
+	struct mm_handoff *ho = wq->handoff;
+	uint32_t tail = ho->tail, head = __atomic_load_n(&ho->head, __ATOMIC_ACQUIRE);
+	struct mm_port *p = &e->m->port[wq->rss->port];
+	unsigned int n = 0;
+
+	mm_rx_wq_settle(wq);
+	for (; tail != head; tail++, n++) {
+		const struct mm_handoff_slot *s = &ho->slot[tail & (MM_HANDOFF_SLOTS - 1)];
+
+		if (wq->ctx->dead) {
+			/* A reset ended the RQ's context: its frames reach nothing. */
+			mm_eng_st(e, p->index)->rx_drop_no_rxq++;
+		} else if (!wq->ring.stopped && !mm_ring_empty(&wq->ring)) {
+			mm_rx_deliver(e, p, wq, s->data, s->len, &s->fi, s->parsed, s->hash,
+				      s->ht);
+		} else if (s->lossless) {
+			break;		/* it waits for the driver's refill */
+		} else {
+			mm_eng_st(e, p->index)->rx_drop_no_wqe++;
+			wq->qst.drop_no_wqe++;
+		}
+	}
+	if (n != 0)
+		__atomic_store_n(&ho->tail, tail, __ATOMIC_RELEASE);
+	return n;
+}
+
+int
+mm_rx_wq_assign(struct mana_model *m, struct mm_wq *wq, unsigned int port, unsigned int eng)
+{
+	struct mm_handoff *ho = NULL;
+
+	if (eng != m->port[port].engine) {
+		/* About 2.4 MB of address space, touched only as frames pass. */
+		if (posix_memalign((void **)&ho, 64, sizeof(*ho) + MM_HANDOFF_SLOTS *
+				   sizeof(ho->slot[0])) != 0)
+			return ENOMEM;
+		memset(ho, 0, sizeof(*ho));
+	}
+	wq->ring.engine = eng;
+	wq->handoff = ho;
+	return 0;
+}
+
+void
+mm_rx_wq_release(struct mana_model *m, struct mm_wq *wq)
+{
+	struct mm_handoff *ho = wq->handoff;
+
+	if (ho != NULL) {
+		/* The RQ ends with its RSS QP: frames still on the way are lost (hardware.md §6). */
+		mm_eng_st(&m->eng[wq->ring.engine], wq->rss->port)->rx_drop_no_rxq +=
+			ho->head - ho->tail;
+		free(ho);
+	}
+	wq->handoff = NULL;
+	wq->ring.engine = 0;
 }
 
 /* Frames handed in by mana_model_inject_rx, delivered on the engine side. */

@@ -300,6 +300,26 @@ mana_model_get_mac(const struct mana_model *m, unsigned int port, uint8_t mac[6]
 	return 0;
 }
 
+/*
+ * A port's counters are kept by the threads that serve its wire and its
+ * queues (struct mm_engine_port): the sum of every thread's. Exclusive lock.
+ */
+static void
+mm_port_stats_sum(const struct mana_model *m, unsigned int port,
+		  struct mana_model_port_stats *st)
+{
+	_Static_assert(sizeof(*st) % sizeof(uint64_t) == 0, "port stats: only 64-bit counters");
+	uint64_t *sum = (uint64_t *)(void *)st;
+
+	memset(st, 0, sizeof(*st));
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_ENGINES; i++) {
+		const uint64_t *c = (const uint64_t *)(const void *)&m->eng[i].port[port].st;
+
+		for (size_t k = 0; k < sizeof(*st) / sizeof(uint64_t); k++)
+			sum[k] += c[k];
+	}
+}
+
 int
 mana_model_port_stats(const struct mana_model *m, unsigned int port,
 		      struct mana_model_port_stats *st)
@@ -310,7 +330,7 @@ mana_model_port_stats(const struct mana_model *m, unsigned int port,
 	if (p == NULL || st == NULL)
 		return -EINVAL;
 	mm_lock(mm);
-	*st = p->st;
+	mm_port_stats_sum(mm, port, st);
 	if (p->wire != NULL) {
 		st->wire_gen_frames = p->wire->gen_frames;
 		st->wire_sink_frames = p->wire->sink_frames;
@@ -341,15 +361,18 @@ mana_model_queue_stats(const struct mana_model *m, uint32_t queue_id,
 			*st = qp->qst;
 			st->is_sq = true;
 			st->port = qp->port;
+			st->engine = qp->sq.engine;
 			ret = 0;
 			goto out;
 		}
 	}
 	LIST_FOREACH(wq, &mm->wqs, link) {
 		if (wq->id == queue_id && wq->rss != NULL) {
+			mm_rx_wq_settle(wq);
 			*st = wq->qst;
 			st->is_sq = false;
 			st->port = wq->rss->port;
+			st->engine = wq->ring.engine;
 			ret = 0;
 			goto out;
 		}
@@ -367,7 +390,8 @@ mana_model_port_stats_reset(struct mana_model *m, unsigned int port)
 	if (p == NULL)
 		return -EINVAL;
 	mm_lock(m);
-	memset(&p->st, 0, sizeof(p->st));
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_ENGINES; i++)
+		memset(&m->eng[i].port[port].st, 0, sizeof(m->eng[i].port[port].st));
 	if (p->wire != NULL) {
 		p->wire->gen_frames = 0;
 		p->wire->sink_frames = 0;
@@ -428,8 +452,9 @@ mana_model_engine_stats(const struct mana_model *m, struct mana_model_engine_sta
 	st->doorbells = m->doorbells;
 	st->cpu_ns = __atomic_load_n(&m->cpu_ns, __ATOMIC_RELAXED);
 	st->frames = 0;
-	for (unsigned int i = 0; i < m->cfg.nports; i++)
-		st->frames += m->port[i].frames;
+	for (unsigned int i = 0; i < MANA_MODEL_MAX_ENGINES; i++)
+		for (unsigned int k = 0; k < m->cfg.nports; k++)
+			st->frames += m->eng[i].port[k].frames;
 	for (unsigned int i = 0; i < m->neng; i++) {
 		const struct mm_engine *e = &m->eng[i];
 
@@ -441,4 +466,38 @@ mana_model_engine_stats(const struct mana_model *m, struct mana_model_engine_sta
 	st->threads = m->neng;
 	mm_unlock(mm);
 	return 0;
+}
+
+int
+mana_model_engine_thread_stats(const struct mana_model *m, unsigned int i,
+			       struct mana_model_engine_thread_stats *st)
+{
+	struct mana_model *mm = (struct mana_model *)(uintptr_t)m;
+	const struct mm_engine *e;
+	int ret = 0;
+
+	if (m == NULL || st == NULL)
+		return -EINVAL;
+	mm_lock(mm);
+	if (i >= m->neng) {
+		ret = -ENOENT;
+		goto out;
+	}
+	e = &m->eng[i];
+	memset(st, 0, sizeof(*st));
+	st->passes = e->passes;
+	st->busy_passes = e->busy_passes;
+	st->doorbells = e->doorbells;
+	st->cpu_ns = __atomic_load_n(&e->cpu_ns, __ATOMIC_RELAXED);
+	for (unsigned int k = 0; k < m->cfg.nports; k++)
+		st->frames += e->port[k].frames;
+	for (const struct mm_qp *qp = LIST_FIRST(&m->qps); qp != NULL; qp = LIST_NEXT(qp, link))
+		st->sqs += !qp->rss && !qp->detached && qp->sq.engine == i;
+	for (const struct mm_wq *wq = LIST_FIRST(&m->wqs); wq != NULL; wq = LIST_NEXT(wq, link))
+		st->rqs += wq->rss != NULL && wq->ring.engine == i;
+	for (unsigned int k = 0; k < m->cfg.nports; k++)
+		st->wires += m->port[k].engine == i;
+out:
+	mm_unlock(mm);
+	return ret;
 }

@@ -105,7 +105,7 @@ mm_tx_sge_check(struct mana_model *m, const struct mm_qp *qp, struct mm_tx_wqe *
 {
 	uint64_t addr = sge->address;
 	uint32_t size = sge->size;
-	struct mm_mr *mr = mm_mr_lookup_port(m, &m->port[qp->port], sge->mem_key);
+	struct mm_mr *mr = mm_mr_lookup_eng(m, mm_sq_eng(m, qp), sge->mem_key);
 
 	if (mr == NULL)
 		return w->verr = MM_VERR_LKEY, CQE_TX_HDR_PROCESSING_ERROR;
@@ -125,7 +125,7 @@ mm_tx_sge_map(struct mana_model *m, const struct mm_qp *qp, struct mm_tx_wqe *w,
 }
 
 /*
- * Check the SGL (#18) and gather it into the port's txbuf; returns a CQE type, *len
+ * Check the SGL (#18) and gather it into the SQ thread's txbuf; returns a CQE type, *len
  * the frame length and *frame where it is. A single SGE whose frame the
  * offloads will not rewrite is read in place (a DMA read, as the hardware
  * does), with the same checks.
@@ -134,7 +134,7 @@ static uint32_t
 mm_tx_gather(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, bool rewrite,
 	     const uint8_t **frame, uint32_t *len)
 {
-	uint8_t *buf = m->port[qp->port].txbuf;
+	uint8_t *buf = mm_sq_eng(m, qp)->txbuf;
 	uint32_t total = 0;
 
 	for (uint32_t i = 0; i < w->nsge; i++) {
@@ -179,7 +179,7 @@ mm_tx_tagged(const uint8_t *f)
 
 /*
  * MTU, checksum offloads, VLAN insertion; returns a CQE type. The frame is
- * only written when mm_tx_rewrites() said so, and then it is the port's txbuf.
+ * only written when mm_tx_rewrites() said so, and then it is the SQ thread's txbuf.
  */
 static uint32_t
 mm_tx_offload(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, const uint8_t *frame,
@@ -190,7 +190,7 @@ mm_tx_offload(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, const
 	bool ip = GDMA_GET(w->oob[0], MANA_TX_COMP_IPHDR_CSUM) != 0;
 	bool tcp = GDMA_GET(w->oob[0], MANA_TX_COMP_TCP_CSUM) != 0;
 	bool udp = GDMA_GET(w->oob[0], MANA_TX_COMP_UDP_CSUM) != 0;
-	uint8_t *f = m->port[qp->port].txbuf;
+	uint8_t *f = mm_sq_eng(m, qp)->txbuf;
 	struct mm_frame_info fi;
 	uint32_t max;
 
@@ -231,14 +231,35 @@ void
 mm_tx_emit(struct mana_model *m, struct mm_qp *qp, const uint8_t *frame, uint32_t len)
 {
 	struct mm_port *p = &m->port[qp->port];
+	struct mm_engine_port *ep = &mm_sq_eng(m, qp)->port[qp->port];
 
-	if (p->wire != NULL && p->wire->ops->tx != NULL)
+	if (p->wire != NULL && p->wire->ops->tx != NULL) {
+		bool entered = mm_wire_enter(m, p);
+
 		p->wire->ops->tx(p->wire, frame, len);
-	p->st.tx_frames++;
-	p->st.tx_bytes += len;
+		mm_wire_leave(p, entered);
+	}
+	ep->st.tx_frames++;
+	ep->st.tx_bytes += len;
 	qp->qst.frames++;
 	qp->qst.bytes += len;
-	p->frames++;
+	ep->frames++;
+}
+
+/*
+ * One of the WQEs mana_model_inject_tx_error asked to fail, if any is left:
+ * the SQs of a port may be on several threads, so each takes one atomically.
+ */
+static bool
+mm_tx_take_injected(struct mm_port *p)
+{
+	uint32_t n = __atomic_load_n(&p->tx_err_n, __ATOMIC_RELAXED);
+
+	while (n != 0)
+		if (__atomic_compare_exchange_n(&p->tx_err_n, &n, n - 1, true, __ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
+			return true;
+	return false;
 }
 
 /* Process one WQE whose size is known; returns its CQE type. */
@@ -252,12 +273,10 @@ mm_tx_one(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w)
 	type = mm_tx_check_oob(m, qp, w);
 	if (type != CQE_TX_OKAY)
 		return type;
-	if (p->tx_err_n != 0) {
-		p->tx_err_n--;
+	if (mm_tx_take_injected(p))
 		return p->tx_err_type;
-	}
 	if (!p->link_up) {
-		p->st.tx_drop_link_down++;
+		mm_eng_st(mm_sq_eng(m, qp), qp->port)->tx_drop_link_down++;
 		return CQE_TX_VPORT_DISABLED;
 	}
 	if (GDMA_GET(w->dw1, GDMA_WQE_OOB_IN_SGL) != 0)
@@ -278,7 +297,7 @@ mm_tx_complete(struct mana_model *m, struct mm_qp *qp, uint32_t wqe_bu, uint32_t
 	uint32_t d[GDMA_COMP_DATA_SIZE / 4] = { 0 };
 
 	if (type != CQE_TX_OKAY) {
-		m->port[qp->port].st.tx_err[type - CQE_TX_OKAY]++;
+		mm_eng_st(mm_sq_eng(m, qp), qp->port)->tx_err[type - CQE_TX_OKAY]++;
 		qp->qst.err_cqes++;
 		/*
 		 * Every error is counted and kept as the last error; only the

@@ -6,11 +6,13 @@
  * The boundary between a vPort of the model and the wire behind it.
  *
  * TX: the engine hands every frame a port transmits to wire->ops->tx (the
- * wire copies it; the engine thread of the sending device calls it).
+ * wire copies it). The thread serving the sending SQ calls it; when a port's
+ * SQs are served by several threads, one at a time (the port's wire lock).
  * RX: each engine pass calls wire->ops->poll, which hands arriving frames to
- * the port with mm_port_rx() (always on the receiving device's engine
- * thread, so the RX side needs no lock). A wire between two ports (pair,
- * loop) therefore queues frames in an inbox that the receiving side drains.
+ * the port with mm_port_rx() (always on the thread that serves the
+ * receiving port's wire, so the RX side needs no lock; poll_touches_tx polls
+ * under the wire lock too). A wire between two ports (pair, loop) therefore
+ * queues frames in an inbox that the receiving side drains.
  */
 
 #ifndef MANA_MODEL_WIRE_H
@@ -31,6 +33,8 @@ struct mm_wire_ops {
 	/* Deliver up to budget frames with mm_port_rx(); return how many. */
 	unsigned int (*poll)(struct mm_wire *w, unsigned int budget);
 	void (*close)(struct mm_wire *w);
+	/* poll also writes TX-side state (pcap flushes its TX file): never beside tx. */
+	bool poll_touches_tx;
 };
 
 struct mm_wire {

@@ -246,6 +246,7 @@ pcap_close_wire(struct mm_wire *w)
 
 static const struct mm_wire_ops pcap_ops = {
 	.name = "pcap", .tx = pcap_tx, .poll = pcap_poll, .close = pcap_close_wire,
+	.poll_touches_tx = true,	/* pcap_poll flushes the TX file */
 };
 
 /*

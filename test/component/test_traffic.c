@@ -507,11 +507,198 @@ test_pair_threads(void)
 	pair_threads(4);
 }
 
+
+#define QT_NQ		4	/* TX and RX queues */
+#define QT_FLOWS	64	/* flow f is sent on TX queue f % QT_NQ only */
+#define QT_WIN		32	/* frames per TX queue per round */
+#define QT_ROUNDS	25
+
+/*
+ * The flow (UDP destination port - 5000) of a frame, and its sequence in the
+ * flow: the payload seed (its first byte), as the ports are what RSS hashes.
+ */
+static void
+qt_flow_seq(const struct rte_mbuf *m, unsigned int *flow, uint8_t *seq)
+{
+	const size_t l4 = sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr);
+	const struct rte_udp_hdr *udp = rte_pktmbuf_mtod_offset(m, const struct rte_udp_hdr *, l4);
+
+	*flow = (unsigned int)(rte_be_to_cpu_16(udp->dst_port) - 5000u) % QT_FLOWS;
+	/* Byte k of a comp frame's payload is seed + 7 * k, k from the frame's start. */
+	*seq = (uint8_t)(*rte_pktmbuf_mtod_offset(m, const uint8_t *, l4 + sizeof(*udp)) -
+			 7 * (l4 + sizeof(*udp)));
+}
+
+/*
+ * Queues spread over engine threads (doc/user_guide.md "Engine threads"):
+ * one port on its loop wire, QT_NQ TX and RX queues, nthreads threads.
+ * Queue k of each kind is served by thread k % nthreads (the port's wire by
+ * thread 0), so RX queues of other threads receive through their handoff
+ * rings. Checked: what each thread says it serves, every frame delivered
+ * once and in order per flow, and each thread's frame count is exactly the
+ * TX and RX frames of its own queues.
+ */
+static void
+queue_threads(unsigned int nthreads)
+{
+	struct comp_port_cfg pc = { .nb_rxq = QT_NQ, .nb_txq = QT_NQ, .rss = true,
+				    .rss_hf = RTE_ETH_RSS_NONFRAG_IPV4_UDP };
+	uint64_t tx_n[QT_NQ] = { 0 }, rx_n[QT_NQ] = { 0 }, want, total = 0;
+	struct mana_model_engine_thread_stats ts;
+	struct mana_model_port_stats st;
+	uint8_t sent_seq[QT_FLOWS] = { 0 }, next[QT_FLOWS] = { 0 };
+	static uint8_t frame[256];
+	struct rte_mbuf *b[QT_WIN];
+	struct rte_mempool *mp;
+	char args[64], name[32];
+	struct mana_model *m;
+	unsigned int i, q, r, k;
+	int pid;
+
+	snprintf(name, sizeof(name), "net_mana_qt%u", nthreads);
+	snprintf(args, sizeof(args), "engine_threads=%u", nthreads);
+	REQUIRE_EQ(comp_vdev_create(name, args), 0);
+	m = mana_model_find(name);
+	REQUIRE(m != NULL);
+	pid = comp_port_of(name, 0);
+	REQUIRE(pid >= 0);
+	mp = comp_pool("qt_pool", 4096, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	for (i = 0; i < nthreads; i++) {
+		unsigned int mine = 0;
+
+		for (q = 0; q < QT_NQ; q++)
+			mine += q % nthreads == i;
+		REQUIRE_EQ(mana_model_engine_thread_stats(m, i, &ts), 0);
+		CHECK_MSG(ts.sqs == mine && ts.rqs == mine, "thread %u of %u serves %u SQs and "
+			  "%u RQs, not %u of each", i, nthreads, ts.sqs, ts.rqs, mine);
+		CHECK_EQ(ts.wires, i == 0 ? 1u : 0u);
+	}
+	CHECK_EQ(mana_model_engine_thread_stats(m, nthreads, &ts), -ENOENT);
+	for (r = 0; r < QT_ROUNDS && !check_fails; r++) {
+		uint64_t end = comp_now_ms() + COMP_WAIT_MS, got = 0;
+
+		for (q = 0; q < QT_NQ; q++) {
+			struct comp_frame f;
+
+			comp_frame_default(&f);
+			f.len = 64 + (r * 29 + q * 13) % 160;
+			for (k = 0; k < QT_WIN; k++) {
+				unsigned int flow = q + QT_NQ * (k % (QT_FLOWS / QT_NQ));
+
+				f.dport = (uint16_t)(5000 + flow);
+				f.seed = sent_seq[flow]++;
+				b[k] = comp_mbuf_from(mp, frame, comp_frame_build(frame, &f));
+				REQUIRE(b[k] != NULL);
+			}
+			REQUIRE_EQ(comp_tx_all(pid, q, b, QT_WIN, COMP_WAIT_MS), QT_WIN);
+			tx_n[q] += QT_WIN;
+		}
+		while (got < QT_NQ * QT_WIN && comp_now_ms() < end) {
+			for (q = 0; q < QT_NQ; q++) {
+				uint16_t n = rte_eth_rx_burst(pid, q, b, QT_WIN);
+
+				for (k = 0; k < n; k++) {
+					unsigned int flow;
+					uint8_t seq;
+
+					qt_flow_seq(b[k], &flow, &seq);
+					CHECK_MSG(seq == next[flow], "flow %u: frame %u after %u", flow,
+						  seq, (uint8_t)(next[flow] - 1u));
+					next[flow] = (uint8_t)(seq + 1);
+				}
+				comp_free(b, n);
+				rx_n[q] += n;
+				got += n;
+			}
+		}
+		CHECK_MSG(got == QT_NQ * QT_WIN, "round %u: %" PRIu64 " of %u frames", r, got,
+			  QT_NQ * QT_WIN);
+		total += got;
+	}
+	REQUIRE(comp_model_stats(name, 0, &st));
+	CHECK_EQ(st.tx_frames, (uint64_t)QT_ROUNDS * QT_NQ * QT_WIN);
+	CHECK_EQ(st.rx_frames, total);
+	CHECK_EQ(st.rx_drop_no_wqe + st.wire_drops + st.rx_drop_no_rxq, 0);
+	for (q = 0; q < QT_NQ; q++)
+		CHECK_MSG(rx_n[q] != 0, "RX queue %u received nothing: RSS did not spread", q);
+	for (i = 0; i < nthreads; i++) {
+		want = 0;
+		for (q = 0; q < QT_NQ; q++)
+			if (q % nthreads == i)
+				want += tx_n[q] + rx_n[q];
+		REQUIRE_EQ(mana_model_engine_thread_stats(m, i, &ts), 0);
+		CHECK_MSG(ts.frames == want, "thread %u of %u handled %" PRIu64 " frames, its "
+			  "queues %" PRIu64, i, nthreads, ts.frames, want);
+		CHECK(ts.busy_passes > 0);
+	}
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	comp_vdev_destroy(name);
+	CHECK_EQ(rte_mempool_avail_count(mp), 4096);
+	rte_mempool_free(mp);
+}
+
+static void
+test_queue_threads(void)
+{
+	queue_threads(2);
+	queue_threads(3);
+	queue_threads(4);
+}
+
+/*
+ * A lossless generator on a port whose RX queues are on two threads: the
+ * frames for the other thread's queues wait in its handoff ring (and the
+ * wire) while the driver does not poll, and not one is lost.
+ */
+static void
+test_queue_threads_lossless(void)
+{
+	struct comp_port_cfg pc = { .nb_rxq = QT_NQ, .nb_txq = 1, .rss = true,
+				    .rss_hf = RTE_ETH_RSS_NONFRAG_IPV4_UDP };
+	struct mana_model_engine_thread_stats ts;
+	struct mana_model_port_stats st;
+	struct mana_model *m;
+	struct rte_mempool *mp;
+	uint32_t got;
+	int pid;
+
+	REQUIRE_EQ(comp_vdev_create("net_mana_qtl", "engine_threads=2,"
+				    "wire=gen:flows=64:len=100:count=5000:lossless=1"), 0);
+	m = mana_model_find("net_mana_qtl");
+	REQUIRE(m != NULL);
+	pid = comp_port_of("net_mana_qtl", 0);
+	REQUIRE(pid >= 0);
+	mp = comp_pool("qtl_pool", 4096, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	/* Every RQ fills (4 x 256), the handoff rings and the wire hold the rest. */
+	comp_sleep_ms(100);
+	got = comp_rx_wait(pid, QT_NQ, NULL, 0, GEN_N, 3 * COMP_WAIT_MS, NULL);
+	CHECK_EQ(got, GEN_N);
+	CHECK_EQ(comp_rx_drain(pid, QT_NQ, 100), 0);
+	REQUIRE(comp_model_stats("net_mana_qtl", 0, &st));
+	CHECK_EQ(st.wire_gen_frames, GEN_N);
+	CHECK_EQ(st.rx_frames, GEN_N);
+	CHECK_EQ(st.rx_drop_no_wqe, 0);
+	REQUIRE_EQ(mana_model_engine_thread_stats(m, 1, &ts), 0);
+	CHECK_EQ(ts.rqs, 2u);
+	CHECK_MSG(ts.frames > 0 && ts.frames < GEN_N, "thread 1 delivered %" PRIu64 " of %u",
+		  ts.frames, GEN_N);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	comp_vdev_destroy("net_mana_qtl");
+	CHECK_EQ(rte_mempool_avail_count(mp), 4096);
+	rte_mempool_free(mp);
+}
+
 static const struct comp_case cases[] = {
 	{ "tx_free_mixed", test_tx_free_mixed },
 	{ "tx_overrun", test_tx_overrun },
 	{ "pair_payload", test_pair_payload },
 	{ "pair_threads", test_pair_threads },
+	{ "queue_threads", test_queue_threads },
+	{ "queue_threads_lossless", test_queue_threads_lossless },
 	{ "gen_count", test_gen_count },
 	{ "io_forward", test_io_forward },
 	{ "io_forward_cqe_each", test_io_forward_cqe_each },
