@@ -16,10 +16,9 @@
 #   --only S  run only the sections named in S (comma list of: fwd, cg, sizes,
 #             bursts, rss, scale, testpmd, l3fwd, doorbell, tso, engine); the
 #             others are left out of the tables
-#             scale: queues x lcores x engine threads (engine_threads, one per
-#             vPort at most: work is spread by port), each lcore and engine
-#             thread on a CPU of its own; what needs more CPUs than nproc is
-#             NOTMEASURED
+#             scale: queues x lcores x engine threads (engine_cpu list; the
+#             queues spread over the threads), each lcore and engine thread on
+#             a CPU of its own; what needs more CPUs than nproc is NOTMEASURED
 #             tso: TSO payload Gbit/s (64 KB sends, MSS 1448, to a sink wire that
 #             verifies every segment) and driver instructions per send under
 #             callgrind (tx_prepare + tx_burst); 9000-byte forwarding with 2 KB
@@ -727,9 +726,11 @@ purge '/^scale /d; /^FAILED tag=scale_/d; /^NOTMEASURED section=scale /d'
 echo "== scaling: queues x lcores x engine threads (net_mana, 2 vPorts, 64 flows)," \
      "$ncpu CPUs, DPDK $dpdk_version  [t=${SECONDS}s]"
 # queues:lcores:engine threads. Lcores on CPUs 0..L-1, engine thread i on
-# CPU L+i, so nothing shares a CPU; the fwd_bench device has 2 vPorts, and
-# engine threads are one per vPort at most (doc/user_guide.md "Engine threads").
-scale_cfgs="1:1:1 2:1:1 1:1:2 2:2:1 2:2:2 4:2:2 4:4:2"
+# CPU L+i, so nothing shares a CPU. The fwd_bench device has 2 vPorts of
+# `queues` queues each; queue k of vPort p is served by engine thread
+# (p + k) % threads (doc/user_guide.md "Engine threads"), so up to 2 x queues
+# threads share the work.
+scale_cfgs="1:1:1 2:1:1 1:1:2 2:2:1 2:2:2 4:2:2 4:4:2 4:4:4 4:4:8 8:8:8"
 [ $short = 1 ] && scale_cfgs="1:1:1 2:1:1 1:1:2 2:2:2"
 for c in $scale_cfgs; do
 	q=${c%%:*} lc=${c#*:} lc=${lc%%:*} et=${c##*:}
@@ -749,10 +750,6 @@ for c in $scale_cfgs; do
 		--vdev "net_mana0,ports=2,engine_cpu=$cpus,wire=$g,wire=$g" -- --queues "$q" \
 		--seconds $secs --warmup $warm --label "$tag" > "$f" 2>&1
 	record "scale $tag peer=mana queues=$q lcores=$lc engine_threads=$et ncpu=$ncpu" "$f"
-done
-for et in 4 8; do
-	not_measured scale "scale_e$et" "$et engine threads: the benchmark device has 2 vPorts," \
-		"and a device runs at most one engine thread per vPort (work is spread by port)"
 done
 
 fi

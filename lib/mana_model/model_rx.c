@@ -554,7 +554,7 @@ mm_rx_wq_release(struct mana_model *m, struct mm_wq *wq)
 	struct mm_handoff *ho = wq->handoff;
 
 	if (ho != NULL) {
-		/* The RQ ends with its RSS QP: frames still on the way are lost (hardware.md §6). */
+		/* The RQ ends with its RSS QP: frames still on their way to it are lost. */
 		mm_eng_st(&m->eng[wq->ring.engine], wq->rss->port)->rx_drop_no_rxq +=
 			ho->head - ho->tail;
 		free(ho);
