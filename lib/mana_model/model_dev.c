@@ -659,6 +659,8 @@ mm_ports_init(struct mana_model *m)
 		 * everything (doc/user_guide.md "Engine threads").
 		 */
 		p->engine = m->cfg.manual || m->cfg.shared_doorbell ? 0 : i % m->cfg.engine_threads;
+		p->home = &m->eng[p->engine];
+		p->home_ep = &m->eng[p->engine].port[i];
 	}
 	for (unsigned int i = 0; i < MANA_MODEL_MAX_ENGINES; i++) {
 		m->eng[i].m = m;

@@ -348,7 +348,7 @@ mm_lso_send(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w)
 		mm_tx_emit(m, qp, inject ? e->txbuf : f,
 			   h.hlen + len + (inject ? LSO_VLAN_HLEN : 0));
 	}
-	mm_eng_st(e, qp->port)->tx_lso_wqes++;
-	mm_eng_st(e, qp->port)->tx_lso_segments += i;
+	qp->ep->st.tx_lso_wqes++;
+	qp->ep->st.tx_lso_segments += i;
 	return CQE_TX_OKAY;
 }

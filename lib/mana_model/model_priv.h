@@ -81,6 +81,8 @@
 struct mm_ctx;
 struct mm_cq;
 struct mm_handoff;
+struct mm_engine;
+struct mm_engine_port;
 
 /* Device-side state of a work queue ring (SQ of a RAW QP, or an RWQ). */
 struct mm_ring {
@@ -161,6 +163,7 @@ struct mm_wq {
 	struct mm_qp *rss;	/* RSS QP it is bound to */
 	/* Frames from a port's wire served by another thread than this WQ's (model_rx.c). */
 	struct mm_handoff *handoff;
+	struct mm_engine_port *ep;	/* bound: its thread's counters of its port */
 	struct mana_model_queue_stats qst;	/* per-queue counters */
 	LIST_ENTRY(mm_wq) link;
 };
@@ -205,6 +208,7 @@ struct mm_qp {
 	struct mm_wq *table64[MM_RSS_TABLE_SIZE];
 	struct mm_wq *default_wq;
 	struct mana_model_queue_stats qst;	/* RAW TX QP: per-queue counters */
+	struct mm_engine_port *ep;	/* RAW TX QP: its SQ thread's counters of its port */
 	bool detached;		/* a reset released its vPort and QP count already */
 	LIST_ENTRY(mm_qp) link;
 };
@@ -275,6 +279,8 @@ struct mm_port {
 	 * queues may be served by others (mm_ring.engine).
 	 */
 	unsigned int engine;
+	struct mm_engine *home;		/* &m->eng[engine] */
+	struct mm_engine_port *home_ep;	/* its counters of this port */
 	/* Serializes wire TX from several threads with the wire's own poll (mm_wire_enter). */
 	pthread_mutex_t wire_lock;
 };
@@ -510,7 +516,7 @@ unsigned int mm_rx_drain_handoff(struct mm_engine *e, struct mm_wq *wq);
 /* Give an RX WQ to engine thread eng: its handoff ring when the port's wire is another's. */
 int mm_rx_wq_assign(struct mana_model *m, struct mm_wq *wq, unsigned int port, unsigned int eng);
 /* The WQ leaves its RSS QP: frames still handed to it are dropped (exclusive lock). */
-void mm_rx_wq_release(struct mana_model *m, struct mm_wq *wq);
+void mm_rx_wq_release(struct mm_wq *wq);
 /* Frames that found the handoff ring full, into the WQ's counters (exclusive lock). */
 void mm_rx_wq_settle(struct mm_wq *wq);
 

@@ -152,6 +152,7 @@ mm_raw_bind(struct mana_model *m, struct mm_qp *qp, const struct ibv_qp_init_att
 		qp->srq = (struct mm_srq *)(void *)a->srq;
 	qp->port = p->index;
 	qp->sq.engine = mm_queue_engine(m, p, mm_port_sqs(m, p));
+	qp->ep = &m->eng[qp->sq.engine].port[p->index];
 	qp->sq_id = mm_new_queue_id(m);
 	if (qp->cq->id == 0)
 		qp->cq->id = mm_new_queue_id(m);
@@ -310,6 +311,7 @@ mm_rss_assign(struct mana_model *m, struct mm_port *p, struct mm_ind *t)
 			free(t->wqs[j]->handoff);
 			t->wqs[j]->handoff = NULL;
 			t->wqs[j]->ring.engine = 0;
+			t->wqs[j]->ep = NULL;
 		}
 	return err;
 }
@@ -461,7 +463,7 @@ mm_rq_objects_end(struct mm_wq *wq)
 		wq->qst.engine = wq->ring.engine;
 		mm_queue_retire(wq->ctx->m, wq->id, &wq->qst);
 	}
-	mm_rx_wq_release(wq->ctx->m, wq);
+	mm_rx_wq_release(wq);
 	/* CQEs held back (cqe_batch) are for frames of this RQ: visible before the CQ resets. */
 	mm_cq_publish(wq->ctx->m, cq);
 	wq->rss = NULL;

@@ -112,7 +112,7 @@ mm_rx_flush(struct mm_engine *e)
 	mm_cq_write_rx(m, e, pd->wq->cq, d, pd->wq->id);
 	pd->wq->qst.cqes++;
 	if (pd->n > 1) {
-		mm_eng_st(e, pd->wq->rss->port)->rx_coalesced_cqes++;
+		pd->wq->ep->st.rx_coalesced_cqes++;
 		pd->wq->qst.coalesced_cqes++;
 	}
 	pd->n = 0;
@@ -241,7 +241,7 @@ mm_rx_wqe(struct mana_model *m, struct mm_engine *e, struct mm_port *p, struct m
 		if (mr == NULL || mr->pd != wq->pd->base ||
 		    !(mr->access & IBV_ACCESS_LOCAL_WRITE) || addr < mr->start ||
 		    addr > mr->end || len > mr->end - addr) {
-			mm_eng_st(e, p->index)->rx_drop_sge++;
+			wq->ep->st.rx_drop_sge++;
 			wq->qst.drop_sge++;
 			mm_error(m, MM_LOG_ERR,
 				 "RQ 0x%x WQE at BU %u: SGE %u (addr 0x%llx, lkey 0x%x, "
@@ -322,7 +322,7 @@ mm_rx_deliver(struct mm_engine *e, struct mm_port *p, struct mm_wq *wq, const ui
 	      uint32_t len, const struct mm_frame_info *fi, bool parsed, uint32_t hash,
 	      uint32_t ht)
 {
-	struct mana_model_port_stats *st = mm_eng_st(e, p->index);
+	struct mana_model_port_stats *st = &wq->ep->st;
 	struct mana_model *m = p->m;
 	bool strip = mm_rx_strips(fi, parsed);
 	/* What the buffer receives: the frame without a stripped tag. */
@@ -341,7 +341,7 @@ mm_rx_deliver(struct mm_engine *e, struct mm_port *p, struct mm_wq *wq, const ui
 	mm_rx_scatter(&sgl, frame, len, strip);
 	wqe_off = wq->ring.cons_bu << GDMA_WQE_BU_SHIFT;
 	wq->ring.cons_bu += size >> GDMA_WQE_BU_SHIFT;
-	e->port[p->index].frames++;
+	wq->ep->frames++;
 	if (out > cap) {
 		st->rx_truncated++;
 		wq->qst.truncated++;
@@ -362,16 +362,15 @@ mm_rx_deliver(struct mm_engine *e, struct mm_port *p, struct mm_wq *wq, const ui
  * then dropped and counted.
  */
 static bool
-mm_rx_hand(struct mm_engine *h, struct mm_port *p, struct mm_wq *wq, const uint8_t *frame,
-	   uint32_t len, const struct mm_frame_info *fi, bool parsed, uint32_t hash, uint32_t ht,
-	   bool lossless)
+mm_rx_hand(struct mm_port *p, struct mm_wq *wq, const uint8_t *frame, uint32_t len,
+	   const struct mm_frame_info *fi, bool parsed, uint32_t hash, uint32_t ht, bool lossless)
 {
 	struct mm_handoff *ho = wq->handoff;
 	struct mm_handoff_slot *s;
 
 	if (!mm_handoff_room(ho)) {
 		if (!lossless) {
-			mm_eng_st(h, p->index)->rx_drop_no_wqe++;
+			p->home_ep->st.rx_drop_no_wqe++;
 			/* Folded into the RQ's own counter by its thread (mm_rx_drain_handoff). */
 			__atomic_store_n(&ho->drops, ho->drops + 1, __ATOMIC_RELAXED);
 		}
@@ -393,9 +392,8 @@ mm_rx_hand(struct mm_engine *h, struct mm_port *p, struct mm_wq *wq, const uint8
 void
 mm_port_rx(struct mm_port *p, const uint8_t *frame, uint32_t len)
 {
+	struct mana_model_port_stats *st = &p->home_ep->st;
 	struct mana_model *m = p->m;
-	struct mm_engine *h = &m->eng[p->engine];
-	struct mana_model_port_stats *st = mm_eng_st(h, p->index);
 	struct mm_frame_info fi;
 	uint32_t hash, ht;
 	struct mm_wq *wq;
@@ -414,7 +412,7 @@ mm_port_rx(struct mm_port *p, const uint8_t *frame, uint32_t len)
 	}
 	wq = mm_rx_target(p->rss, frame, len, &fi, &parsed, &hash, &ht);
 	if (wq->handoff != NULL) {
-		mm_rx_hand(h, p, wq, frame, len, &fi, parsed, hash, ht, false);
+		mm_rx_hand(p, wq, frame, len, &fi, parsed, hash, ht, false);
 		return;
 	}
 	if (wq->ring.stopped || mm_ring_empty(&wq->ring)) {
@@ -422,7 +420,7 @@ mm_port_rx(struct mm_port *p, const uint8_t *frame, uint32_t len)
 		wq->qst.drop_no_wqe++;
 		return;
 	}
-	mm_rx_deliver(h, p, wq, frame, len, &fi, parsed, hash, ht);
+	mm_rx_deliver(p->home, p, wq, frame, len, &fi, parsed, hash, ht);
 }
 
 /*
@@ -457,9 +455,8 @@ mm_rx_any_ready(const struct mm_qp *rss)
 bool
 mm_port_rx_if_ready(struct mm_port *p, const uint8_t *frame, uint32_t len)
 {
+	struct mana_model_port_stats *st = &p->home_ep->st;
 	struct mana_model *m = p->m;
-	struct mm_engine *h = &m->eng[p->engine];
-	struct mana_model_port_stats *st = mm_eng_st(h, p->index);
 	struct mm_frame_info fi;
 	uint32_t hash, ht;
 	struct mm_wq *wq;
@@ -482,8 +479,8 @@ mm_port_rx_if_ready(struct mm_port *p, const uint8_t *frame, uint32_t len)
 		return true;
 	}
 	if (wq->handoff != NULL)
-		return mm_rx_hand(h, p, wq, frame, len, &fi, parsed, hash, ht, true);
-	mm_rx_deliver(h, p, wq, frame, len, &fi, parsed, hash, ht);
+		return mm_rx_hand(p, wq, frame, len, &fi, parsed, hash, ht, true);
+	mm_rx_deliver(p->home, p, wq, frame, len, &fi, parsed, hash, ht);
 	return true;
 }
 
@@ -515,14 +512,14 @@ mm_rx_drain_handoff(struct mm_engine *e, struct mm_wq *wq)
 
 		if (wq->ctx->dead) {
 			/* A reset ended the RQ's context: its frames reach nothing. */
-			mm_eng_st(e, p->index)->rx_drop_no_rxq++;
+			wq->ep->st.rx_drop_no_rxq++;
 		} else if (!wq->ring.stopped && !mm_ring_empty(&wq->ring)) {
 			mm_rx_deliver(e, p, wq, s->data, s->len, &s->fi, s->parsed, s->hash,
 				      s->ht);
 		} else if (s->lossless) {
 			break;		/* it waits for the driver's refill */
 		} else {
-			mm_eng_st(e, p->index)->rx_drop_no_wqe++;
+			wq->ep->st.rx_drop_no_wqe++;
 			wq->qst.drop_no_wqe++;
 		}
 	}
@@ -544,23 +541,24 @@ mm_rx_wq_assign(struct mana_model *m, struct mm_wq *wq, unsigned int port, unsig
 		memset(ho, 0, sizeof(*ho));
 	}
 	wq->ring.engine = eng;
+	wq->ep = &m->eng[eng].port[port];
 	wq->handoff = ho;
 	return 0;
 }
 
 void
-mm_rx_wq_release(struct mana_model *m, struct mm_wq *wq)
+mm_rx_wq_release(struct mm_wq *wq)
 {
 	struct mm_handoff *ho = wq->handoff;
 
 	if (ho != NULL) {
 		/* The RQ ends with its RSS QP: frames still on their way to it are lost. */
-		mm_eng_st(&m->eng[wq->ring.engine], wq->rss->port)->rx_drop_no_rxq +=
-			ho->head - ho->tail;
+		wq->ep->st.rx_drop_no_rxq += ho->head - ho->tail;
 		free(ho);
 	}
 	wq->handoff = NULL;
 	wq->ring.engine = 0;
+	wq->ep = NULL;
 }
 
 /* Frames handed in by mana_model_inject_rx, delivered on the engine side. */

@@ -231,7 +231,7 @@ void
 mm_tx_emit(struct mana_model *m, struct mm_qp *qp, const uint8_t *frame, uint32_t len)
 {
 	struct mm_port *p = &m->port[qp->port];
-	struct mm_engine_port *ep = &mm_sq_eng(m, qp)->port[qp->port];
+	struct mm_engine_port *ep = qp->ep;
 
 	if (p->wire != NULL && p->wire->ops->tx != NULL) {
 		bool entered = mm_wire_enter(m, p);
@@ -276,7 +276,7 @@ mm_tx_one(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w)
 	if (mm_tx_take_injected(p))
 		return p->tx_err_type;
 	if (!p->link_up) {
-		mm_eng_st(mm_sq_eng(m, qp), qp->port)->tx_drop_link_down++;
+		qp->ep->st.tx_drop_link_down++;
 		return CQE_TX_VPORT_DISABLED;
 	}
 	if (GDMA_GET(w->dw1, GDMA_WQE_OOB_IN_SGL) != 0)
@@ -297,7 +297,7 @@ mm_tx_complete(struct mana_model *m, struct mm_qp *qp, uint32_t wqe_bu, uint32_t
 	uint32_t d[GDMA_COMP_DATA_SIZE / 4] = { 0 };
 
 	if (type != CQE_TX_OKAY) {
-		mm_eng_st(mm_sq_eng(m, qp), qp->port)->tx_err[type - CQE_TX_OKAY]++;
+		qp->ep->st.tx_err[type - CQE_TX_OKAY]++;
 		qp->qst.err_cqes++;
 		/*
 		 * Every error is counted and kept as the last error; only the
