@@ -550,7 +550,7 @@ def md(raw, outdir):
             '%s CPUs, DPDK %s' % (m.get('ncpu', '?'), dv), '',
             'Each lcore and each engine thread on a CPU of its own (lcores from CPU 0, the '
             'engine threads after them); queue k of vPort p is served by engine thread '
-            '(p + k) %% threads, so up to 2 x queues threads share the work '
+            '(p + k) % threads, so up to 2 x queues threads share the work '
             '(doc/user_guide.md "Engine threads").', '',
             '| queues | lcores | engine threads | CPUs used / machine | Mpps | cycles/pkt (all) | '
             'engine ns/frame | engine CPU share (CPUs) |', '|---:|---:|---:|---:|---:|---:|---:|---:|']
