@@ -7,7 +7,7 @@
 #
 #   testpmd_test.sh <directory of librte_net_mana.so> <scenario>
 #
-# Scenarios: io_1q io_4q mac_1q csum_2q rxonly_2q txonly_1q txonly_multiseg_2q
+# Scenarios: io_1q io_4q io_4q_threads mac_1q csum_2q rxonly_2q txonly_1q txonly_multiseg_2q
 #            vlan_strip vlan_keep settings_new settings_old rx_filter scatter_pcap
 #            queue_stop_4q
 #
@@ -104,6 +104,15 @@ check_burst_modes() {
 	check "burst modes naming $name" "$(grep -a -c "Burst mode: $name," "$OUT")" -eq 2
 }
 
+# The device's engine threads in testpmd (a child of the timeout wrapper TP),
+# by name (mm-<device>/<i>, the device name cut to 10 characters).
+count_engine_threads() {
+	local p
+
+	ENGINE_THREADS=$(for p in $(pgrep -P "$TP"); do cat "/proc/$p/task/"*/comm; done 2>/dev/null |
+		grep -c '^mm-net_mana_t/')
+}
+
 run_forward() {
 	local mode=$1 nq=$2 flows=$3 dropped
 
@@ -114,6 +123,7 @@ run_forward() {
 	cmd "show txq info 0 0"
 	cmd "start"
 	wait_xstat rx_good_packets -ge "$N"
+	[ -n "${ON_FORWARDED:-}" ] && "$ON_FORWARDED"
 	stop_fwd
 	dropped=$(fwd TX-dropped)
 	wait_xstat dev_wire_sink_frames -ge $((N - ${dropped:-0}))
@@ -504,6 +514,17 @@ settings_old)
 io_4q)
 	run_forward io 4 64
 	check_queues 4 "$N"
+	;;
+io_4q_threads)
+	# Queues spread over two engine threads (doc/user_guide.md "Engine
+	# threads"): queues 1 and 3 of each kind on thread 1, the wire on thread
+	# 0, so half the frames pass an RX queue's handoff ring and two threads
+	# send on one wire. Every frame still arrives once, on every queue.
+	SETTINGS="engine_threads=2"
+	ON_FORWARDED=count_engine_threads
+	run_forward io 4 64
+	check_queues 4 "$N"
+	check "engine threads mm-net_mana_t/<i> while forwarding" "$ENGINE_THREADS" -eq 2
 	;;
 mac_1q)
 	run_forward mac 1 8
