@@ -515,7 +515,10 @@ unsigned int mm_rx_drain_inbox(struct mm_port *p);
 unsigned int mm_rx_drain_handoff(struct mm_engine *e, struct mm_wq *wq);
 /* Give an RX WQ to engine thread eng: its handoff ring when the port's wire is another's. */
 int mm_rx_wq_assign(struct mana_model *m, struct mm_wq *wq, unsigned int port, unsigned int eng);
-/* The WQ leaves its RSS QP: frames still handed to it are dropped (exclusive lock). */
+/*
+ * The WQ leaves its RSS QP (or the QP's creation fails): frames still
+ * handed to it are dropped (exclusive lock).
+ */
 void mm_rx_wq_release(struct mm_wq *wq);
 /* Frames that found the handoff ring full, into the WQ's counters (exclusive lock). */
 void mm_rx_wq_settle(struct mm_wq *wq);

@@ -117,7 +117,6 @@ mm_raw_check(struct mm_ctx *ctx, struct mm_pd *pd, const struct ibv_qp_init_attr
 	return 0;
 }
 
-/* Bind the QP's CQs and vPort; caller holds m->lock. */
 /* SQs on port p: the next one is the k-th (mm_queue_engine). */
 static unsigned int
 mm_port_sqs(const struct mana_model *m, const struct mm_port *p)
@@ -130,6 +129,7 @@ mm_port_sqs(const struct mana_model *m, const struct mm_port *p)
 	return k;
 }
 
+/* Bind the QP's CQs and vPort; caller holds m->lock. */
 static int
 mm_raw_bind(struct mana_model *m, struct mm_qp *qp, const struct ibv_qp_init_attr *a)
 {
@@ -307,12 +307,8 @@ mm_rss_assign(struct mana_model *m, struct mm_port *p, struct mm_ind *t)
 		err = mm_rx_wq_assign(m, t->wqs[i], p->index, mm_queue_engine(m, p, k));
 	}
 	if (err != 0)
-		for (j = 0; j < i; j++) {
-			free(t->wqs[j]->handoff);
-			t->wqs[j]->handoff = NULL;
-			t->wqs[j]->ring.engine = 0;
-			t->wqs[j]->ep = NULL;
-		}
+		for (j = 0; j < i; j++)
+			mm_rx_wq_release(t->wqs[j]);
 	return err;
 }
 

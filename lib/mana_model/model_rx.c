@@ -81,7 +81,7 @@ struct mm_handoff {
 	uint32_t head __attribute__((aligned(64)));	/* the wire's thread */
 	uint64_t drops;				/* the wire's thread: found it full */
 	uint32_t tail __attribute__((aligned(64)));	/* the RQ's thread */
-	uint64_t drops_seen;			/* the RQ's thread: of drops, counted */
+	uint64_t drops_seen;			/* of drops, in the RQ's counter (mm_rx_wq_settle) */
 	struct mm_handoff_slot slot[] __attribute__((aligned(64)));
 };
 
@@ -357,7 +357,7 @@ mm_rx_deliver(struct mm_engine *e, struct mm_port *p, struct mm_wq *wq, const ui
 }
 
 /*
- * Hand a frame to an RQ another thread serves (the port's wire thread h
+ * Hand a frame to an RQ another thread serves (the port's wire thread
  * calls it). False when the ring is full; a frame that is not lossless is
  * then dropped and counted.
  */
@@ -371,7 +371,7 @@ mm_rx_hand(struct mm_port *p, struct mm_wq *wq, const uint8_t *frame, uint32_t l
 	if (!mm_handoff_room(ho)) {
 		if (!lossless) {
 			p->home_ep->st.rx_drop_no_wqe++;
-			/* Folded into the RQ's own counter by its thread (mm_rx_drain_handoff). */
+			/* Folded into the RQ's own counter when it is read (mm_rx_wq_settle). */
 			__atomic_store_n(&ho->drops, ho->drops + 1, __ATOMIC_RELAXED);
 		}
 		return false;
@@ -506,7 +506,6 @@ mm_rx_drain_handoff(struct mm_engine *e, struct mm_wq *wq)
 	struct mm_port *p = &e->m->port[wq->rss->port];
 	unsigned int n = 0;
 
-	mm_rx_wq_settle(wq);
 	for (; tail != head; tail++, n++) {
 		const struct mm_handoff_slot *s = &ho->slot[tail & (MM_HANDOFF_SLOTS - 1)];
 
