@@ -181,8 +181,7 @@ rx_post_from_cache(struct mana_rxq *rxq, struct rte_mempool_cache *cache, uint32
 static inline void
 rx_ring_doorbell(struct mana_rxq *rxq, uint8_t *db)
 {
-	rte_wmb();
-	rte_write64_relaxed(gdma_db_wq(rxq->rq_id, rxq->rq_head), db + GDMA_DB_OFFSET_RQ);
+	mana_db_ring(db, GDMA_DB_OFFSET_RQ, gdma_db_wq(rxq->rq_id, rxq->rq_head));
 }
 
 /*

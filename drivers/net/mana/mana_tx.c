@@ -593,8 +593,7 @@ tx_burst(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db,
 		for (; head0 != head; head0++)
 			txq->desc[head0 & dmask].bytes |= MANA_TX_DESC_SIG;
 	}
-	rte_wmb();
-	rte_write64_relaxed(gdma_db_wq(txq->sq_id, txq->sq_head), db + GDMA_DB_OFFSET_SQ);
+	mana_db_ring(db, GDMA_DB_OFFSET_SQ, gdma_db_wq(txq->sq_id, txq->sq_head));
 	return nb;
 }
 
