@@ -578,8 +578,6 @@ tx_burst(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db,
 	if (nb == 0)
 		return 0;
 	head = txq->desc_head;
-	txq->stats.packets += nb;
-	txq->stats.bytes += txq->bytes_posted - bytes0;
 	if (txq->suppress) {
 		/* The burst's last WQE produces the CQE that retires it all. */
 		if (last_fast)	/* a WQE of 1 BU */
@@ -594,6 +592,9 @@ tx_burst(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db,
 			txq->desc[head0 & dmask].bytes |= MANA_TX_DESC_SIG;
 	}
 	mana_db_ring(db, GDMA_DB_OFFSET_SQ, gdma_db_wq(txq->sq_id, txq->sq_head));
+	/* Counted after the doorbell's barrier: desc_head goes first (hardware.md §18 #20). */
+	txq->stats.packets += nb;
+	txq->stats.bytes += txq->bytes_posted - bytes0;
 	return nb;
 }
 
