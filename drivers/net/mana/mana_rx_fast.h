@@ -390,7 +390,7 @@ rx_burst_frame(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, uint8_t
 				rxq->stats.cq_overflow++;
 			break;
 		}
-		rte_io_rmb();	/* the CQE body after its owner bits */
+		rte_io_rmb();	/* the CQE body after its owner bits (hardware.md §18 #8) */
 		s.head++;
 		type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
 		dw1 = cqe->data[1];

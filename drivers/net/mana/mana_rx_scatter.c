@@ -285,7 +285,7 @@ mana_rx_burst_scatter_db(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t 
 				rxq->stats.cq_overflow++;
 			break;
 		}
-		rte_io_rmb();	/* the CQE body after its owner bits */
+		rte_io_rmb();	/* the CQE body after its owner bits (hardware.md §18 #8) */
 		rxq->cq_head++;
 		rxs_cqe(rxq, cqe);
 		nb += rxs_pending(rxq, pkts + nb, n - nb);

@@ -102,7 +102,7 @@ dev_counters(struct mana_priv *priv, struct mana_model_port_stats *st)
 }
 
 /*
- * Queue counters are written by the burst only. A reset (control thread,
+ * Queue counters are written by the burst only (hardware.md §18 #20-#22). A reset (control thread,
  * any process) records them as the queue's baseline and the views below
  * subtract it: nothing the lcore is updating is written by another thread,
  * and no atomic read-modify-write or lock is needed on the datapath. A queue

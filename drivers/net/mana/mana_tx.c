@@ -283,7 +283,7 @@ tx_complete(struct mana_txq *txq, uint32_t budget)
 				txq->stats.cq_overflow++;
 			break;
 		}
-		rte_io_rmb();	/* the CQE body after its owner bits */
+		rte_io_rmb();	/* the CQE body after its owner bits (hardware.md §18 #8) */
 		head++;
 		type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
 		wqe = GDMA_GET(cqe->data[MANA_TXCQE_DATA_OFFSET_DW + 1], MANA_TXCQE_WQE_OFFSET);
