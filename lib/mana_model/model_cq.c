@@ -277,7 +277,7 @@ mm_cq_arm_check(struct mana_model *m, struct mm_cq *cq)
 }
 
 /*
- * Write one CQE (hardware.md §4.2, §14 #21): bytes 0-59, then dword 15 with
+ * Write one CQE (hardware.md §4.2, §14 #21, §18 #6): bytes 0-59, then dword 15 with
  * release order, slot P % count, owner (P / count) & 7, P from count. CQEs
  * the CQ holds back are made visible first: completions appear in order.
  */
@@ -324,7 +324,7 @@ mm_cq_write_rx(struct mana_model *m, struct mm_engine *e, struct mm_cq *cq,
 }
 
 /*
- * The held CQEs become visible, in producer order: one release fence orders
+ * The held CQEs become visible, in producer order (hardware.md §18 #6): one release fence orders
  * every CQE's bytes 0-59 before the group's dwords 15, which are then
  * stored first to last (a consumer stops at the first slot not yet valid).
  * The arm check follows, so an event never precedes the CQE it is for.

@@ -44,7 +44,8 @@ mm_dbq_init(struct mm_dbq *q, void *page, bool manual)
  * seq is pos, and holds a store for the consumer when its seq is pos + 1.
  * Producers wait for space (the engine thread drains) unless the engine runs
  * on the caller's thread, where waiting could never end: the store is then
- * counted as an overflow and the engine stops the device.
+ * counted as an overflow and the engine stops the device. seq is released
+ * and acquired on both sides (hardware.md §18 #5).
  */
 static bool
 mm_dbq_push(struct mm_dbq *q, uint16_t off, uint8_t width, uint64_t val)

@@ -40,7 +40,11 @@ mm_cpu_relax(void)
 static inline uint64_t
 mm_db_take(uint64_t *slot)
 {
-	/* Fast path: a plain load first, so idle pages cost no locked op. */
+	/*
+	 * Fast path: a plain load first, so idle pages cost no locked op. The
+	 * exchange acquires: the WQEs stored before the doorbell are seen after
+	 * it (hardware.md §18 #5).
+	 */
 	if (__atomic_load_n(slot, __ATOMIC_RELAXED) == 0)
 		return 0;
 	return __atomic_exchange_n(slot, 0, __ATOMIC_ACQUIRE);

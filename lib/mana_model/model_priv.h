@@ -20,6 +20,7 @@
  * wire is entered by several threads when its SQs are spread: under
  * mm_port.wire_lock (mm_wire_enter). Doorbell pages are written by the
  * driver without any lock and read by the engine with atomic exchanges.
+ * Every ordering point: hardware.md §18.
  */
 
 #ifndef MODEL_PRIV_H

@@ -64,7 +64,8 @@ mm_ring_empty(const struct mm_ring *r)
  * the frame with what the wire's thread learnt of it (parse, hash), in
  * arrival order. A frame of a lossless wire waits at the head for a WQE as
  * it would have waited on the wire; any other finds one or is dropped
- * (rx_drop_no_wqe), and so is a frame that finds the ring full.
+ * (rx_drop_no_wqe), and so is a frame that finds the ring full. head and
+ * tail are released and acquired (hardware.md §18 #10).
  */
 #define MM_HANDOFF_SLOTS	256	/* power of two */
 

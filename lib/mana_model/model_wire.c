@@ -12,6 +12,7 @@
  * through an atomic "pending" pointer that only the end's own TX thread
  * takes over, so no engine ever sees a pointer change under its feet, and
  * reference counts keep an inbox alive until both ends let go of it.
+ * Ordering: hardware.md §18 #11.
  */
 
 /* POSIX/GNU interfaces (clock_gettime, strnlen, posix_memalign...) under -std=c11. */

@@ -682,4 +682,21 @@ mana_mr_lookup(struct mana_priv *priv, struct mana_mr_cache *c, const struct rte
 	return mana_mr_lookup_slow(priv, c, m, addr, len);
 }
 
+/*
+ * Ring the doorbell at offset off of a doorbell page with the 64-bit value v
+ * (hardware.md §18 #1, #2). rte_wmb (sfence on x86-64, dmb oshst on
+ * aarch64) puts the WQEs in memory first, as DPDK, Linux and rdma-core fence
+ * before the doorbell; the store is a release (a plain mov on x86-64, stlr
+ * on aarch64) so that the loads before it, the CQEs read in this burst and
+ * the buffers the application read before they were posted again, are done
+ * as well before the device acts on it and writes there. Only aarch64 can
+ * let a load pass a later store.
+ */
+static __rte_always_inline void
+mana_db_ring(uint8_t *page, uint32_t off, uint64_t v)
+{
+	rte_wmb();
+	__atomic_store_n((uint64_t *)(void *)(page + off), v, __ATOMIC_RELEASE);
+}
+
 #endif /* MANA_ETHDEV_H */

@@ -81,6 +81,7 @@ proc_map(struct mana_proc *pp, struct mana_priv *priv)
 		return ret;
 	pp->db_map = p;
 	pp->db_len = len;
+	/* The mapping before its generation (hardware.md §18 #18). */
 	__atomic_store_n(&pp->db_gen, gen, __ATOMIC_RELEASE);
 	/*
 	 * No lcore of this process still rings the old pages: the context was

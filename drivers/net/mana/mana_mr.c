@@ -59,7 +59,7 @@ mana_mr_cache_init(struct mana_mr_cache *c)
 	c->gen = UINT32_MAX;	/* never equal to a live generation at first use */
 }
 
-/* Lock-free read of the table: binary search under the sequence counter. */
+/* Lock-free read of the table: binary search under the sequence counter (hardware.md §18 #19). */
 static bool
 mr_table_find(struct mana_mr_table *t, uintptr_t addr, uint32_t len, struct mana_mr_entry *out)
 {

@@ -21,6 +21,8 @@
  * whose process has died is taken over; a live one that does not leave in
  * time is logged and the gate is closed regardless (mana_qgate.c).
  *
+ * Ordering (hardware.md §18 #16): entry acquires, exit and opening release.
+ *
  * Cost: one locked compare-and-swap at entry and one at exit per burst, on
  * a cache line of the queue's own.
  */

@@ -424,9 +424,10 @@ mana_rxq_ready(const struct mana_rxq *rxq)
 	shift = rte_bsf32(rxq->cq_count);
 	for (k = 0; k < rxq->cq_count; k++, c++) {
 		cqe = &rxq->cq_ring[c & rxq->desc_mask];
-		if (gdma_cqe_owner_state(__atomic_load_n(&cqe->info, __ATOMIC_ACQUIRE),
+		if (gdma_cqe_owner_state(__atomic_load_n(&cqe->info, __ATOMIC_RELAXED),
 					 c >> shift) != GDMA_CQE_NEW)
 			break;
+		rte_io_rmb();	/* the CQE body after its owner bits (hardware.md §18 #8) */
 		type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
 		if (type == CQE_RX_OKAY)
 			n++;

@@ -181,8 +181,7 @@ rx_post_from_cache(struct mana_rxq *rxq, struct rte_mempool_cache *cache, uint32
 static inline void
 rx_ring_doorbell(struct mana_rxq *rxq, uint8_t *db)
 {
-	rte_wmb();
-	rte_write64_relaxed(gdma_db_wq(rxq->rq_id, rxq->rq_head), db + GDMA_DB_OFFSET_RQ);
+	mana_db_ring(db, GDMA_DB_OFFSET_RQ, gdma_db_wq(rxq->rq_id, rxq->rq_head));
 }
 
 /*
@@ -391,7 +390,7 @@ rx_burst_frame(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n, uint8_t
 				rxq->stats.cq_overflow++;
 			break;
 		}
-		rte_io_rmb();	/* the CQE body after its owner bits */
+		rte_io_rmb();	/* the CQE body after its owner bits (hardware.md §18 #8) */
 		s.head++;
 		type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
 		dw1 = cqe->data[1];

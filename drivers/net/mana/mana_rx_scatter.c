@@ -285,14 +285,13 @@ mana_rx_burst_scatter_db(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t 
 				rxq->stats.cq_overflow++;
 			break;
 		}
-		rte_io_rmb();	/* the CQE body after its owner bits */
+		rte_io_rmb();	/* the CQE body after its owner bits (hardware.md §18 #8) */
 		rxq->cq_head++;
 		rxs_cqe(rxq, cqe);
 		nb += rxs_pending(rxq, pkts + nb, n - nb);
 	}
 	if (mana_rxs_refill(rxq, RTE_MIN(32u, rxq->nb_desc / 4u)) > 0) {
-		rte_wmb();
-		rte_write64_relaxed(gdma_db_wq(rxq->rq_id, rxq->rq_head), db + GDMA_DB_OFFSET_RQ);
+		mana_db_ring(db, GDMA_DB_OFFSET_RQ, gdma_db_wq(rxq->rq_id, rxq->rq_head));
 	}
 	return nb;
 }

@@ -239,7 +239,7 @@ rxv_group(const struct gdma_cqe *cqe, const struct gdma_cqe *cq_end, uint32_t ow
 
 	if (GDMA_GET(__atomic_load_n(&q[RXV_INFO_DW], __ATOMIC_RELAXED), GDMA_CQE_OWNER) != owner)
 		return NULL;
-	rte_io_rmb();	/* the CQE body after its owner bits */
+	rte_io_rmb();	/* the CQE body after its owner bits (hardware.md §18 #8) */
 	type = GDMA_GET(q[0], MANA_CQE_TYPE);
 	*dw1 = q[1];
 	if (type == CQE_RX_COALESCED_4) {

@@ -525,9 +525,8 @@ mana_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
 
 	if (rxq == NULL || rxq->channel == NULL || rxq->db_page == NULL)
 		return -EINVAL;
-	rte_wmb();
-	rte_write64_relaxed(gdma_db_cq_arm(rxq->cq_id, rxq->cq_head, rxq->cq_count),
-			    rxq->db_page + GDMA_DB_OFFSET_CQ);
+	mana_db_ring(rxq->db_page, GDMA_DB_OFFSET_CQ,
+		     gdma_db_cq_arm(rxq->cq_id, rxq->cq_head, rxq->cq_count));
 	rxq->intr_armed = true;
 	return 0;
 }

@@ -102,7 +102,7 @@ dev_counters(struct mana_priv *priv, struct mana_model_port_stats *st)
 }
 
 /*
- * Queue counters are written by the burst only. A reset (control thread,
+ * Queue counters are written by the burst only (hardware.md §18 #20-#22). A reset (control thread,
  * any process) records them as the queue's baseline and the views below
  * subtract it: nothing the lcore is updating is written by another thread,
  * and no atomic read-modify-write or lock is needed on the datapath. A queue
@@ -241,8 +241,10 @@ mana_stats_reset(struct rte_eth_dev *dev)
 		 */
 		ctr_snapshot((uint64_t *)&txq->stats_base, (const uint64_t *)&txq->stats,
 			     N_U64(txq->stats));
+		/* The snapshot's loads before that of desc_head (hardware.md §18 #20). */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		__atomic_store_n(&txq->stats_from,
-				 __atomic_load_n(&txq->desc_head, __ATOMIC_ACQUIRE),
+				 __atomic_load_n(&txq->desc_head, __ATOMIC_RELAXED),
 				 __ATOMIC_RELAXED);
 	}
 	if (dev_counters_raw(priv, &st))

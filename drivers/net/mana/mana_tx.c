@@ -283,7 +283,7 @@ tx_complete(struct mana_txq *txq, uint32_t budget)
 				txq->stats.cq_overflow++;
 			break;
 		}
-		rte_io_rmb();	/* the CQE body after its owner bits */
+		rte_io_rmb();	/* the CQE body after its owner bits (hardware.md §18 #8) */
 		head++;
 		type = GDMA_GET(cqe->data[0], MANA_CQE_TYPE);
 		wqe = GDMA_GET(cqe->data[MANA_TXCQE_DATA_OFFSET_DW + 1], MANA_TXCQE_WQE_OFFSET);
@@ -578,8 +578,6 @@ tx_burst(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db,
 	if (nb == 0)
 		return 0;
 	head = txq->desc_head;
-	txq->stats.packets += nb;
-	txq->stats.bytes += txq->bytes_posted - bytes0;
 	if (txq->suppress) {
 		/* The burst's last WQE produces the CQE that retires it all. */
 		if (last_fast)	/* a WQE of 1 BU */
@@ -593,8 +591,10 @@ tx_burst(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db,
 		for (; head0 != head; head0++)
 			txq->desc[head0 & dmask].bytes |= MANA_TX_DESC_SIG;
 	}
-	rte_wmb();
-	rte_write64_relaxed(gdma_db_wq(txq->sq_id, txq->sq_head), db + GDMA_DB_OFFSET_SQ);
+	mana_db_ring(db, GDMA_DB_OFFSET_SQ, gdma_db_wq(txq->sq_id, txq->sq_head));
+	/* Counted after the doorbell's barrier: desc_head goes first (hardware.md §18 #20). */
+	txq->stats.packets += nb;
+	txq->stats.bytes += txq->bytes_posted - bytes0;
 	return nb;
 }
 
