@@ -13,15 +13,19 @@
 #               'model_less' (no software-device code in the plugin; the PCI
 #               and ibdev= paths over the replacement libibverbs of 'build')
 # then, on Debian 12, the same again in a Debian 13 root (DPDK 24.11,
-# rdma-core 56) that scripts/debian13-root.sh makes with debootstrap.
+# rdma-core 56) that scripts/debian13-root.sh makes with debootstrap, and
+# the suites 'unit', 'component' and 'arm64' in a Debian 12 arm64 root under
+# qemu-user emulation (scripts/arm64-tests.sh).
 #
 # Output: one line per platform, "debian12: N passed, N failed" and
-# "debian13: N passed, N failed, N skipped", then the total "N passed,
+# "debian13: N passed, N failed, N skipped", "debian12-arm64: N passed,
+# N failed, N skipped", then the total "N passed,
 # N failed[, N skipped]" as the last line. Exit status 0 only if nothing
 # failed and at least one test passed.
 #
 # Usage: scripts/run-tests.sh [--no-debian13] [setup.sh options, e.g. --no-apt]
-#   --no-debian13   this platform only (also NET_MANA_DEBIAN13=0)
+#   --no-debian13   no Debian 13 root (also NET_MANA_DEBIAN13=0)
+#   --no-arm64      no Debian 12 arm64 root (also NET_MANA_ARM64=0)
 # Environment:
 #   NET_MANA_DPDK_SRC           DPDK source tree of this machine's DPDK (setup.sh)
 #   NET_MANA_DEBIAN13_DPDK_SRC  a DPDK 24.11 source tree for the Debian 13 root;
@@ -35,10 +39,12 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo" || exit 1
 
 debian13=${NET_MANA_DEBIAN13:-1}
+arm64=${NET_MANA_ARM64:-1}
 setup_args=()
 for a in "$@"; do
 	case "$a" in
 	--no-debian13) debian13=0 ;;
+	--no-arm64) arm64=0 ;;
 	*) setup_args+=("$a") ;;
 	esac
 done
@@ -209,6 +215,18 @@ if [ "$plat" = debian12 ] && [ "$debian13" = 1 ]; then
 	fi
 	echo "run-tests: debian13 took $((SECONDS - d13_start)) s"
 	totals+=(.deps/counts-debian13)
+fi
+
+# ---- Debian 12 arm64 root (qemu-user) -------------------------------------------
+# Its own line and counts; where qemu-user cannot run here, one SKIP line
+# and one skip counted.
+if [ "$plat" = debian12 ] && [ "$arm64" = 1 ]; then
+	echo "run-tests: debian12-arm64: unit, component, arm64 suites under qemu-user" \
+		"(scripts/arm64-tests.sh)"
+	rm -f .deps/counts-debian12-arm64
+	bash scripts/arm64-tests.sh --counts .deps/counts-debian12-arm64
+	[ -s .deps/counts-debian12-arm64 ] || echo "0 1 0" > .deps/counts-debian12-arm64
+	totals+=(.deps/counts-debian12-arm64)
 fi
 
 # ---- Summary: one line per platform, then the total ---------------------------

@@ -4,8 +4,9 @@
 
 /*
  * The lossless shared doorbell page: a write-protected mapping, a SIGSEGV
- * handler that decodes each faulting store, and a bounded queue per context
- * from the faulting threads to the engine (NIC guide, "Doorbell modes").
+ * handler that decodes each faulting store (x86-64 or AArch64), and a bounded
+ * queue per context from the faulting threads to the engine (NIC guide,
+ * "Doorbell modes").
  *
  * The handler only uses async-signal-safe means: atomics on the queue,
  * mprotect(2), sched_yield(2). Faults that are not stores to a registered
@@ -27,6 +28,11 @@
 #define MM_DBT_PAGE	4096u
 #define MM_DBT_MAX	256u	/* trapped pages (contexts) per process */
 
+/* The architectures whose stores the handler decodes. */
+#if defined(__x86_64__) || defined(__aarch64__)
+#define MM_DBT_TRAPS 1
+#endif
+
 /* ---- the queue (bounded, ticket per cell) ------------------------------------ */
 
 void
@@ -47,6 +53,7 @@ mm_dbq_init(struct mm_dbq *q, void *page, bool manual)
  * counted as an overflow and the engine stops the device. seq is released
  * and acquired on both sides (hardware.md §18 #5).
  */
+#ifdef MM_DBT_TRAPS
 static bool
 mm_dbq_push(struct mm_dbq *q, uint16_t off, uint8_t width, uint64_t val)
 {
@@ -78,6 +85,7 @@ mm_dbq_push(struct mm_dbq *q, uint16_t off, uint8_t width, uint64_t val)
 		}
 	}
 }
+#endif
 
 bool
 mm_dbq_pop(struct mm_dbq *q, uint16_t *off, uint8_t *width, uint64_t *val)
@@ -212,6 +220,8 @@ mm_x86_store_decode(const uint8_t *code, const void *ucontext, struct mm_store *
 	uint8_t op;
 
 	st->xchg_reg = -1;
+	st->wb_reg = -1;
+	st->wb_add = 0;
 	/* legacy prefixes (at most 14 before an instruction's 15-byte limit) */
 	for (unsigned int i = 0; i < 14; i++, p++) {
 		if (*p == 0x66) {
@@ -324,6 +334,219 @@ mm_x86_store_decode(const uint8_t *code, const void *ucontext, struct mm_store *
 	return true;
 }
 
+static const uint8_t *
+mm_dbt_pc(const ucontext_t *uc)
+{
+	return (const uint8_t *)uc->uc_mcontext.gregs[REG_RIP];
+}
+
+static bool
+mm_dbt_decode(const ucontext_t *uc, struct mm_store *st)
+{
+	return mm_x86_store_decode(mm_dbt_pc(uc), uc, st);
+}
+
+/* After the store: XCHG's load, then the next instruction. */
+static void
+mm_dbt_resume(ucontext_t *uc, const struct mm_store *st, uintptr_t a)
+{
+	if (st->xchg_reg >= 0) {
+		/* XCHG loads the old contents: the page reads as it is (zero). */
+		uint64_t old = 0;
+
+		memcpy(&old, (const void *)a, st->width);
+		uc->uc_mcontext.gregs[mm_gpr[st->xchg_reg]] =
+			(greg_t)(((uint64_t)uc->uc_mcontext.gregs[mm_gpr[st->xchg_reg]] &
+				  ~mm_width_mask(st->width)) | old);
+	}
+	uc->uc_mcontext.gregs[REG_RIP] += st->len;
+}
+
+#elif defined(__aarch64__)
+
+/* ---- AArch64 store decoder ------------------------------------------------------ */
+
+/*
+ * The A64 stores a doorbell write can compile to (Arm ARM, "Loads and
+ * stores"): STR/STRB/STRH and their SIMD&FP forms with an unsigned, unscaled
+ * (STUR), pre- or post-indexed immediate or a register offset, STP/STNP of
+ * general or SIMD&FP registers, and STLR/STLRB/STLRH. The address is the
+ * fault's; what the handler needs is the stored value, its width and the
+ * base register's write-back.
+ */
+
+#define A64_RT(i)	((i) & 31u)
+#define A64_RN(i)	(((i) >> 5) & 31u)
+#define A64_RT2(i)	(((i) >> 10) & 31u)
+
+static uint64_t
+mm_a64_width_mask(unsigned int width)
+{
+	return width >= 8 ? UINT64_MAX : ((uint64_t)1 << (width * 8)) - 1;
+}
+
+/* Register r as a store's data (31: the zero register). */
+static uint64_t
+mm_a64_xreg(const ucontext_t *uc, unsigned int r)
+{
+	return r == 31 ? 0 : (uint64_t)uc->uc_mcontext.regs[r];
+}
+
+/* The low 64 bits of SIMD&FP register r, from the signal frame's FPSIMD record. */
+static bool
+mm_a64_vreg(const ucontext_t *uc, unsigned int r, uint64_t *val)
+{
+	const uint8_t *p = uc->uc_mcontext.__reserved;
+	const uint8_t *end = p + sizeof(uc->uc_mcontext.__reserved);
+
+	while (p + sizeof(struct _aarch64_ctx) <= end) {
+		const struct _aarch64_ctx *h = (const void *)p;
+
+		if (h->magic == 0 || h->size < sizeof(*h) || h->size > (size_t)(end - p))
+			return false;
+		if (h->magic == FPSIMD_MAGIC && h->size >= sizeof(struct fpsimd_context)) {
+			const struct fpsimd_context *f = (const void *)p;
+
+			memcpy(val, &f->vregs[r], sizeof(*val));
+			return true;
+		}
+		p += h->size;
+	}
+	return false;
+}
+
+/* Sign-extend the low bits of v. */
+static int64_t
+mm_a64_sext(uint32_t v, unsigned int bits)
+{
+	return (int64_t)((uint64_t)v << (64 - bits)) >> (64 - bits);
+}
+
+static bool
+mm_a64_data(const ucontext_t *uc, bool simd, unsigned int rt, unsigned int width,
+	    struct mm_store *st)
+{
+	uint64_t v;
+
+	if (!simd)
+		v = mm_a64_xreg(uc, rt);
+	else if (!mm_a64_vreg(uc, rt, &v))
+		return false;
+	st->width = (uint8_t)width;
+	st->val = v & mm_a64_width_mask(width);
+	return true;
+}
+
+bool
+mm_a64_store_decode(uint32_t insn, const void *ucontext, struct mm_store *st)
+{
+	const ucontext_t *uc = ucontext;
+	unsigned int size = insn >> 30, opc = (insn >> 22) & 3, scale;
+	bool simd = (insn >> 26) & 1;
+
+	st->len = 4;
+	st->xchg_reg = -1;
+	st->wb_reg = -1;
+	st->wb_add = 0;
+
+	/* STLR, STLRB, STLRH (store-release, no offset) */
+	if ((insn & 0x3FE08000u) == 0x08808000u)
+		return mm_a64_data(uc, false, A64_RT(insn), 1u << size, st);
+
+	/* STP, STNP: signed offset, pre-, post-indexed */
+	if ((insn & 0x3A400000u) == 0x28000000u) {
+		unsigned int idx = (insn >> 23) & 3;
+
+		if (simd) {
+			if (size == 3)
+				return false;
+			scale = 2 + size;		/* S, D, Q */
+		} else {
+			if (size != 0 && size != 2)	/* 01: STGP */
+				return false;
+			scale = 2 + (size >> 1);	/* W, X */
+		}
+		if (scale == 2) {	/* two 32-bit registers: one 64-bit store */
+			struct mm_store hi;
+
+			if (!mm_a64_data(uc, simd, A64_RT(insn), 4, st) ||
+			    !mm_a64_data(uc, simd, A64_RT2(insn), 4, &hi))
+				return false;
+			st->val |= hi.val << 32;
+		} else if (!mm_a64_data(uc, simd, A64_RT(insn), 1u << scale, st)) {
+			return false;
+		}
+		st->width = (uint8_t)(2u << scale);	/* both registers */
+		if (idx == 1 || idx == 3) {
+			st->wb_reg = (int)A64_RN(insn);
+			st->wb_add = mm_a64_sext((insn >> 15) & 0x7F, 7) * (1 << scale);
+		}
+		return true;
+	}
+
+	/* the single-register forms: opc 00 stores; SIMD opc 10 with size 00 is STR Q */
+	if (simd && opc == 2 && size == 0)
+		scale = 4;
+	else if (opc == 0)
+		scale = size;
+	else
+		return false;
+
+	/* unsigned immediate */
+	if ((insn & 0x3B000000u) == 0x39000000u)
+		return mm_a64_data(uc, simd, A64_RT(insn), 1u << scale, st);
+
+	/* unscaled (STUR), post-indexed, unprivileged (STTR), pre-indexed */
+	if ((insn & 0x3B200000u) == 0x38000000u) {
+		unsigned int mode = (insn >> 10) & 3;
+
+		if (mode == 2 && simd)
+			return false;
+		if (mode == 1 || mode == 3) {
+			st->wb_reg = (int)A64_RN(insn);
+			st->wb_add = mm_a64_sext((insn >> 12) & 0x1FF, 9);
+		}
+		return mm_a64_data(uc, simd, A64_RT(insn), 1u << scale, st);
+	}
+
+	/* register offset */
+	if ((insn & 0x3B200C00u) == 0x38200800u)
+		return mm_a64_data(uc, simd, A64_RT(insn), 1u << scale, st);
+
+	return false;
+}
+
+static const uint8_t *
+mm_dbt_pc(const ucontext_t *uc)
+{
+	return (const uint8_t *)uc->uc_mcontext.pc;
+}
+
+static bool
+mm_dbt_decode(const ucontext_t *uc, struct mm_store *st)
+{
+	uint32_t insn;
+
+	memcpy(&insn, mm_dbt_pc(uc), sizeof(insn));
+	return mm_a64_store_decode(insn, uc, st);
+}
+
+/* After the store: the base register's write-back, then the next instruction. */
+static void
+mm_dbt_resume(ucontext_t *uc, const struct mm_store *st, uintptr_t a)
+{
+	(void)a;
+	if (st->wb_reg == 31)
+		uc->uc_mcontext.sp += (uint64_t)st->wb_add;
+	else if (st->wb_reg >= 0)
+		uc->uc_mcontext.regs[st->wb_reg] += (uint64_t)st->wb_add;
+	uc->uc_mcontext.pc += st->len;
+}
+
+#endif /* __aarch64__ */
+
+#ifdef MM_DBT_TRAPS
+
 /* ---- the trap ------------------------------------------------------------------- */
 
 struct mm_dbt_slot {
@@ -375,30 +598,20 @@ mm_dbt_handler(int sig, siginfo_t *si, void *ucv)
 		errno = saved;
 		return;
 	}
-	if (!mm_x86_store_decode((const uint8_t *)uc->uc_mcontext.gregs[REG_RIP], uc, &st)) {
+	if (!mm_dbt_decode(uc, &st)) {
 		/*
 		 * Unknown instruction: keep its bytes for the engine's error,
 		 * let the store land in memory (lossy, as a plain memory page)
 		 * and let the engine stop the device.
 		 */
 		if (__atomic_fetch_add(&q->undecoded, 1, __ATOMIC_RELAXED) == 0)
-			memcpy(q->insn, (const void *)uc->uc_mcontext.gregs[REG_RIP],
-			       sizeof(q->insn));
+			memcpy(q->insn, mm_dbt_pc(uc), sizeof(q->insn));
 		mprotect(q->page, MM_DBT_PAGE, PROT_READ | PROT_WRITE);
 		errno = saved;
 		return;
 	}
 	mm_dbq_push(q, (uint16_t)(a & (MM_DBT_PAGE - 1)), st.width, st.val);
-	if (st.xchg_reg >= 0) {
-		/* XCHG loads the old contents: the page reads as it is (zero). */
-		uint64_t old = 0;
-
-		memcpy(&old, (const void *)a, st.width);
-		uc->uc_mcontext.gregs[mm_gpr[st.xchg_reg]] =
-			(greg_t)(((uint64_t)uc->uc_mcontext.gregs[mm_gpr[st.xchg_reg]] &
-				  ~mm_width_mask(st.width)) | old);
-	}
-	uc->uc_mcontext.gregs[REG_RIP] += st.len;
+	mm_dbt_resume(uc, &st, a);
 	errno = saved;
 }
 
@@ -452,16 +665,7 @@ mm_dbtrap_unregister(void *page)
 	pthread_mutex_unlock(&mm_dbt_lock);
 }
 
-#else /* !__x86_64__ */
-
-bool
-mm_x86_store_decode(const uint8_t *code, const void *ucontext, struct mm_store *st)
-{
-	(void)code;
-	(void)ucontext;
-	(void)st;
-	return false;
-}
+#else /* no store decoder for this architecture */
 
 int
 mm_dbtrap_register(void *page, struct mm_dbq *q)

@@ -8,9 +8,9 @@
  * Hardware sees every store to its doorbell page; a device that reads memory
  * sees only the last value of each slot. In shared mode the page handed to
  * the driver is therefore mapped read-only: every store faults, a SIGSEGV
- * handler decodes the faulting x86-64 store, appends it to the context's
- * doorbell queue and resumes after the instruction. The engine pops the
- * queue in order.
+ * handler decodes the faulting x86-64 or AArch64 store, appends it to the
+ * context's doorbell queue and resumes after the instruction. The engine
+ * pops the queue in order. Elsewhere the page cannot be trapped (ENOTSUP).
  */
 
 #ifndef MODEL_DBTRAP_H
@@ -46,14 +46,20 @@ struct mm_store {
 	uint8_t width;		/* bytes stored */
 	uint64_t val;		/* low 8 bytes of the stored data */
 	int xchg_reg;		/* XCHG: general register that receives the old value, else -1 */
+	int wb_reg;		/* AArch64 pre/post-index: base register (31: SP), else -1 */
+	int64_t wb_add;		/* added to it */
 };
 
 /*
- * Decode the x86-64 store at code with the register file of ctx (a
- * ucontext_t). Returns false for anything that is not a known store to
- * memory. Exposed for the unit tests.
+ * Decode the x86-64 store at code, or the AArch64 store insn, with the
+ * register file of ucontext (a ucontext_t). Returns false for anything that
+ * is not a known store to memory.
  */
+#if defined(__x86_64__)
 bool mm_x86_store_decode(const uint8_t *code, const void *ucontext, struct mm_store *st);
+#elif defined(__aarch64__)
+bool mm_a64_store_decode(uint32_t insn, const void *ucontext, struct mm_store *st);
+#endif
 
 /*
  * Write-protect page (the context's application mapping) and route its

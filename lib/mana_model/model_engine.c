@@ -34,6 +34,8 @@ mm_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
 #endif
 }
 

@@ -159,7 +159,8 @@ test_bad_value(void)
 	CHECK(comp_vdev_create_logged("net_mana_dpb", "datapath=neon", log, sizeof(log)) != 0);
 	CHECK_MSG(strstr(log, "bad value 'neon' for key 'datapath' (allowed: auto, scalar, sse "
 			 "or avx2)") != NULL, "log: %s", log);
-	CHECK(comp_vdev_create_logged("net_mana_dpb", "datapath=sse,datapath=sse", log,
+	/* scalar: a path every build has, so that the repeat is what is refused */
+	CHECK(comp_vdev_create_logged("net_mana_dpb", "datapath=scalar,datapath=scalar", log,
 				      sizeof(log)) != 0);
 	CHECK_MSG(strstr(log, "for key 'datapath': given twice") != NULL, "log: %s", log);
 	CHECK(comp_vdev_create_logged("net_mana_dpb", "datapath=AVX2", log, sizeof(log)) != 0);

@@ -20,6 +20,8 @@ mana_datapath_rx(enum mana_datapath dp, bool scattered)
 		return mana_rx_burst_avx2;
 	if (dp == MANA_DP_SSE)
 		return mana_rx_burst_sse;
+#else
+	RTE_SET_USED(dp);
 #endif
 	return mana_rx_burst;
 }
@@ -32,6 +34,8 @@ mana_datapath_tx(enum mana_datapath dp)
 		return mana_tx_burst_avx2;
 	if (dp == MANA_DP_SSE)
 		return mana_tx_burst_sse;
+#else
+	RTE_SET_USED(dp);
 #endif
 	return mana_tx_burst;
 }
@@ -47,6 +51,8 @@ mana_datapath_rx_db(enum mana_datapath dp, bool scattered, struct mana_rxq *rxq,
 		return mana_rx_burst_db_avx2(rxq, pkts, n, db);
 	if (dp == MANA_DP_SSE)
 		return mana_rx_burst_db_sse(rxq, pkts, n, db);
+#else
+	RTE_SET_USED(dp);
 #endif
 	return mana_rx_burst_db(rxq, pkts, n, db);
 }
@@ -60,6 +66,8 @@ mana_datapath_tx_db(enum mana_datapath dp, struct mana_txq *txq, struct rte_mbuf
 		return mana_tx_burst_db_fast(txq, pkts, n, db, mana_tx_post_fast_avx2);
 	if (dp == MANA_DP_SSE)
 		return mana_tx_burst_db_fast(txq, pkts, n, db, mana_tx_post_fast_sse);
+#else
+	RTE_SET_USED(dp);
 #endif
 	return mana_tx_burst_db(txq, pkts, n, db);
 }

@@ -1,0 +1,291 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 net_mana authors
+#
+# The arm64 stage of scripts/run-tests.sh: builds and tests the tree on
+# Debian 12 arm64 (DPDK 22.11, gcc 12) in a root made by scripts/debian-root.sh
+# (debootstrap --arch=arm64 --variant=minbase bookworm, from the archive this
+# machine's apt configuration names), run through qemu-user-static; the qemu
+# binfmt handler is registered for the run when none is. Run as root.
+#
+#   1. packages: the build and test packages are installed in the root;
+#   2. build `build` with warnings as errors (driver, software device,
+#      replacement libraries, dpdk-testpmd-mana, examples, tests, bench):
+#      cross   (default; gcc-aarch64-linux-gnu is installed here if missing)
+#              here with aarch64-linux-gnu-gcc 12 and the root as sysroot, in
+#              the root's copy of the tree (DPDK's example sources: this
+#              machine's dpdk-doc, the same 22.11 release);
+#      native  in the root, its gcc 12 under emulation (about 15 times
+#              slower: 20 files of lib/mana_model took 149 s against 10 s);
+#   3. test in the root: meson's suites 'unit', 'component' and 'arm64' (the
+#      testpmd scenarios on the software device test/system/testpmd/meson.build
+#      tags so: io on the loop wire, 4-queue RSS, csum, scatter, TSO, each
+#      arm64 datapath), with per-test timeouts times NET_MANA_ARM64_TIMEOUT.
+#
+# Output: the time of each step and "debian12-arm64: N passed, N failed,
+# N skipped", or with --counts those numbers in FILE for the caller's summary;
+# where qemu-user cannot run here, one SKIP line and one skip counted.
+#
+# usage: scripts/arm64-tests.sh [--counts FILE] [--native | --cross]
+# Environment:
+#   NET_MANA_ARM64_ROOT      where the root is made (default .deps/debian12-arm64-root)
+#   NET_MANA_ARM64_DPDK_SRC  a DPDK 22.11 tree for the driver-SDK headers (default:
+#                            this machine's .deps/dpdk-src when it is 22.11, else
+#                            apt-get source in the root)
+#   NET_MANA_ARM64_TIMEOUT   meson's --timeout-multiplier (default 6)
+
+set -uo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+name=debian12-arm64
+counts=
+step=
+mode=
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--counts) counts=$2; shift ;;
+	--native) mode=native ;;
+	--cross) mode=cross ;;
+	--in-root) step=$2; shift ;;	# internal: packages, build or test, in the root
+	-h|--help) sed -n '5,33p' "${BASH_SOURCE[0]}"; exit 0 ;;
+	*) echo "arm64-tests: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+# The meson options of `build` (both modes).
+build_opts() {
+	echo -Ddriver=true -Dtests=true -Dexamples=true --werror --buildtype=debugoptimized
+}
+
+# ---- In the root ---------------------------------------------------------------
+
+in_root_packages() {
+	local p st missing=()
+	# Both: what the tests run (dpdk-testpmd is in dpdk-dev, meson runs them)
+	# and, for the cross build, the sysroot's headers, libraries and .pc files.
+	local packages=(python3 meson libdpdk-dev dpdk-dev libibverbs-dev ibverbs-providers
+		libnuma-dev libpcap-dev iproute2)
+
+	# native: the compiler, and the DPDK example sources (the cross build
+	# takes this machine's); no DPDK tree given: apt-get source, dpkg-source
+	[ "$1" = cross ] || packages+=(gcc libc6-dev ninja-build pkg-config dpdk-doc)
+	[ -n "${NET_MANA_DPDK_SRC:-}" ] || packages+=(dpkg-dev xz-utils)
+	for p in "${packages[@]}"; do
+		st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) || st=
+		case "$st" in *" ok installed") ;; *) missing+=("$p") ;; esac
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	echo "arm64-tests: apt-get install ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q > /dev/null || echo "arm64-tests: warning: apt-get update reported errors"
+	# No fsync per file: dpkg runs under emulation, and the root is scratch.
+	if ! apt-get install -y -q --no-install-recommends -o Dpkg::Options::=--force-unsafe-io \
+		"${missing[@]}" > .deps/arm64-apt.log 2>&1
+	then
+		tail -5 .deps/arm64-apt.log
+		return 1
+	fi
+}
+
+in_root_build() {
+	# The DPDK source tree (apt-get source when none was given).
+	bash scripts/setup.sh --no-apt --no-build || return 1
+	if [ -f build/build.ninja ] && [ "$(cat .deps/arm64-build-mode 2>/dev/null)" = native ]
+	then
+		meson setup --reconfigure build $(build_opts) \
+			"-Ddpdk_src=${NET_MANA_DPDK_SRC:-}" > .deps/arm64-setup.log 2>&1
+	else
+		rm -rf build
+		meson setup build $(build_opts) "-Ddpdk_src=${NET_MANA_DPDK_SRC:-}" \
+			> .deps/arm64-setup.log 2>&1 && echo native > .deps/arm64-build-mode
+	fi || { tail -20 .deps/arm64-setup.log; return 1; }
+	nice ninja -C build -j 2 > .deps/arm64-build.log 2>&1 ||
+		{ grep -E -m 20 'error|warning' .deps/arm64-build.log; return 1; }
+}
+
+in_root_test() {
+	local plat
+
+	plat=$(. /etc/os-release && echo "${ID}${VERSION_ID%%.*}")
+	rm -f build/meson-logs/testlog.json
+	if [ -f .deps/arm64-built ]; then
+		echo "arm64-tests: meson test --suite unit --suite component --suite arm64"
+		nice meson test -C build --no-rebuild --suite unit --suite component --suite arm64 \
+			--timeout-multiplier "${NET_MANA_ARM64_TIMEOUT:-6}" --num-processes 2 \
+			--print-errorlogs > .deps/arm64-test.log 2>&1
+		# the tests that did not pass, as meson printed them
+		grep -E '^ *[0-9]+/[0-9]+ ' .deps/arm64-test.log | grep -v -E ' (OK|SKIP) ' || true
+	fi
+	python3 - "$plat" "$(cat .deps/arm64-errors 2>/dev/null)" <<'PY'
+import json
+import sys
+
+plat, errors = sys.argv[1], [e for e in sys.argv[2].split("\n") if e]
+passed = skipped = 0
+failures = [f"step failed: {e}" for e in errors]
+try:
+    with open("build/meson-logs/testlog.json", encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            t = json.loads(line)
+            res = t.get("result", "")
+            if res in ("OK", "EXPECTEDFAIL"):
+                passed += 1
+            elif res == "SKIP":
+                skipped += 1
+            else:
+                failures.append(f"{t.get('name', '?')}: {res}")
+except FileNotFoundError:
+    if not errors:
+        failures.append("no test log")
+if failures:
+    print("arm64-tests: problems:")
+    for x in failures:
+        print("  " + x)
+with open(f".deps/counts-{plat}", "w", encoding="utf-8") as f:
+    f.write(f"{passed} {len(failures)} {skipped}\n")
+PY
+}
+
+if [ -n "$step" ]; then
+	cd "$repo" || exit 1
+	mkdir -p .deps
+	case "$step" in
+	packages-*)
+		rm -f .deps/arm64-errors .deps/arm64-built
+		in_root_packages "${step#packages-}" || echo "apt-get install" >> .deps/arm64-errors
+		;;
+	build)
+		[ -s .deps/arm64-errors ] || { in_root_build && touch .deps/arm64-built; } ||
+			echo "build (native)" >> .deps/arm64-errors
+		;;
+	test) in_root_test ;;
+	esac
+	exit 0
+fi
+
+# ---- On this machine -----------------------------------------------------------
+
+root=${NET_MANA_ARM64_ROOT:-$repo/.deps/debian12-arm64-root}
+copy=$root/root/net_mana
+src=${NET_MANA_ARM64_DPDK_SRC:-}
+if [ -z "$src" ] && [ -f "$repo/.deps/dpdk-src/VERSION" ] &&
+	grep -q '^22\.11\.' "$repo/.deps/dpdk-src/VERSION"; then
+	src=$repo/.deps/dpdk-src
+fi
+if [ -z "$mode" ]; then
+	mode=native
+	if [ -n "$src" ] && ! command -v aarch64-linux-gnu-gcc > /dev/null; then
+		echo "arm64-tests: apt-get install gcc-aarch64-linux-gnu (the cross build)"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+			gcc-aarch64-linux-gnu > /dev/null 2>&1 || true
+	fi
+	if command -v aarch64-linux-gnu-gcc > /dev/null && [ -n "$src" ]; then
+		mode=cross
+	fi
+fi
+[ "$mode" = native ] || [ -n "$src" ] ||
+	{ echo "arm64-tests: --cross needs a DPDK 22.11 tree (NET_MANA_ARM64_DPDK_SRC)" >&2; exit 2; }
+
+in_root() {	# in_root <step> [debian-root.sh options]
+	local s=$1
+
+	shift
+	bash "$repo/scripts/debian-root.sh" --suite bookworm --arch arm64 --name "$name" \
+		--root "$root" ${src:+--dpdk-src "$src"} "$@" -- \
+		bash scripts/arm64-tests.sh --in-root "$s"
+}
+
+# The cross build: aarch64-linux-gnu-gcc with the root as sysroot, in the
+# root's copy of the tree, so that the root runs it at the same path
+# (debian-root.sh --same-path). The configure step runs aarch64 test programs
+# here: qemu takes the root's libraries (QEMU_LD_PREFIX).
+cross_build() {
+	local cf=$copy/.deps/arm64-cross.ini
+
+	cat > "$cf" <<-EOF
+	[binaries]
+	c = 'aarch64-linux-gnu-gcc'
+	ar = 'aarch64-linux-gnu-ar'
+	strip = 'aarch64-linux-gnu-strip'
+	pkgconfig = 'pkg-config'
+
+	[properties]
+	sys_root = '$root'
+	pkg_config_libdir = ['$root/usr/lib/aarch64-linux-gnu/pkgconfig', '$root/usr/share/pkgconfig']
+	needs_exe_wrapper = false
+
+	[built-in options]
+	c_args = ['--sysroot=$root']
+	c_link_args = ['--sysroot=$root']
+
+	[host_machine]
+	system = 'linux'
+	cpu_family = 'aarch64'
+	cpu = 'armv8-a'
+	endian = 'little'
+	EOF
+	(
+		cd "$copy" || exit 1
+		export QEMU_LD_PREFIX=$root
+		if [ ! -f build/build.ninja ] || [ "$(cat .deps/arm64-build-mode 2>/dev/null)" != cross ]
+		then
+			rm -rf build
+			meson setup build --cross-file "$cf" $(build_opts) "-Ddpdk_src=$src" \
+				> .deps/arm64-setup.log 2>&1 && echo cross > .deps/arm64-build-mode
+		else
+			meson setup --reconfigure build $(build_opts) "-Ddpdk_src=$src" \
+				> .deps/arm64-setup.log 2>&1
+		fi || { tail -20 .deps/arm64-setup.log; exit 1; }
+		nice ninja -C build > .deps/arm64-build.log 2>&1 ||
+			{ grep -E -m 20 'error|warning' .deps/arm64-build.log; exit 1; }
+	)
+}
+
+start=$SECONDS
+t0=$SECONDS
+echo "arm64-tests: $name, build: $mode"
+in_root "packages-$mode"
+rc=$?
+t_pkg=$((SECONDS - t0))
+t0=$SECONDS
+if [ "$rc" = 0 ]; then
+	if [ "$mode" = native ]; then
+		in_root build
+		rc=$?
+	elif [ -s "$copy/.deps/arm64-errors" ]; then
+		:
+	elif cross_build; then
+		touch "$copy/.deps/arm64-built"
+	else
+		echo "build (cross)" >> "$copy/.deps/arm64-errors"
+	fi
+fi
+t_build=$((SECONDS - t0))
+t0=$SECONDS
+tmp_counts=$(mktemp)
+if [ "$rc" = 0 ]; then
+	in_root test --same-path --counts "$tmp_counts"
+	rc=$?
+fi
+t_test=$((SECONDS - t0))
+if [ "$rc" = 77 ]; then
+	echo "0 0 1" > "$tmp_counts"
+elif [ ! -s "$tmp_counts" ]; then
+	echo "arm64-tests: the root's run ended with status $rc and no counts"
+	echo "0 1 0" > "$tmp_counts"
+fi
+read -r p f s < "$tmp_counts"
+echo "arm64-tests: $name took $((SECONDS - start)) s: root and packages $t_pkg s," \
+	"build ($mode) $t_build s, tests $t_test s"
+# With --counts the caller prints the line (run-tests.sh's summary).
+if [ -n "$counts" ]; then
+	cp "$tmp_counts" "$counts"
+else
+	echo "$name: $p passed, $f failed, $s skipped"
+fi
+rm -f "$tmp_counts"
+[ "$f" -eq 0 ] && [ "$p" -gt 0 ]
