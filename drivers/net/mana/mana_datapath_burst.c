@@ -21,6 +21,10 @@ mana_datapath_rx(enum mana_datapath dp, bool scattered)
 	if (dp == MANA_DP_SSE)
 		return mana_rx_burst_sse;
 #endif
+#ifdef MANA_HAVE_NEON
+	if (dp == MANA_DP_NEON)
+		return mana_rx_burst_neon;
+#endif
 	return mana_rx_burst;
 }
 
@@ -32,6 +36,10 @@ mana_datapath_tx(enum mana_datapath dp)
 		return mana_tx_burst_avx2;
 	if (dp == MANA_DP_SSE)
 		return mana_tx_burst_sse;
+#endif
+#ifdef MANA_HAVE_NEON
+	if (dp == MANA_DP_NEON)
+		return mana_tx_burst_neon;
 #endif
 	return mana_tx_burst;
 }
@@ -48,6 +56,10 @@ mana_datapath_rx_db(enum mana_datapath dp, bool scattered, struct mana_rxq *rxq,
 	if (dp == MANA_DP_SSE)
 		return mana_rx_burst_db_sse(rxq, pkts, n, db);
 #endif
+#ifdef MANA_HAVE_NEON
+	if (dp == MANA_DP_NEON)
+		return mana_rx_burst_db_neon(rxq, pkts, n, db);
+#endif
 	return mana_rx_burst_db(rxq, pkts, n, db);
 }
 
@@ -60,6 +72,10 @@ mana_datapath_tx_db(enum mana_datapath dp, struct mana_txq *txq, struct rte_mbuf
 		return mana_tx_burst_db_fast(txq, pkts, n, db, mana_tx_post_fast_avx2);
 	if (dp == MANA_DP_SSE)
 		return mana_tx_burst_db_fast(txq, pkts, n, db, mana_tx_post_fast_sse);
+#endif
+#ifdef MANA_HAVE_NEON
+	if (dp == MANA_DP_NEON)
+		return mana_tx_burst_db_fast(txq, pkts, n, db, mana_tx_post_fast_neon);
 #endif
 	return mana_tx_burst_db(txq, pkts, n, db);
 }
