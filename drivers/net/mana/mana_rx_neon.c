@@ -20,12 +20,15 @@
  *   - each mbuf gets rearm_data and ol_flags as one 16-byte store, and
  *     packet_type, pkt_len, data_len | vlan_tci and hash.rss as another
  *     (a 4x4 transpose in eight two-register permutes, as SSE4.2);
- *   - the packet type test takes bytes 12..27 of each frame in one load.
+ *   - the packet type test takes bytes 12..27 of each frame in one load;
+ *   - the refill (mana_rx_fast.h) writes four WQEs a step.
  * Called only where EAL's max SIMD bitwidth allows 128 bits (mana_datapath.c).
  */
 
 #include <rte_vect.h>
 
+/* mana_rx_fast.h's refill takes four mbufs a step with NEON too (the scalar build's does not). */
+#define MANA_RX_NEON_BUILD
 #include "mana_rx_fast.h"
 
 /* The stores below write these mbuf fields as two 16-byte blocks. */
