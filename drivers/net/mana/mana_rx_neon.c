@@ -10,7 +10,7 @@
  * CQE of four), under the same conditions (new, one dword 1 that puts no
  * tag back into the data, lengths 1..buf_size, four posted WQEs and slots,
  * no wrap inside the group); anything else goes back to the scalar loop.
- * Where NEON does it in fewer instructions than SSE4.2:
+ * What NEON does in its own terms:
  *   - case B's four lengths and four hashes (dwords 2, 5, 8, 11 and 4, 7,
  *     10, 13, hardware.md §4.5) are one de-interleaving load (LD3);
  *   - case A compares dwords 0..1 of CQEs 1..3 against the first's (type,
@@ -78,7 +78,11 @@ static __rte_always_inline uint32x4_t
 rxn_ptype(uint32_t buf_off, struct rte_mbuf *const m[4], uint32x4_t len,
 	  struct rte_mbuf **out, struct rte_mbuf ***undecided)
 {
-	/* bytes 12..27: 08 00 45 in lane 0, fragment field, TTL and protocol in lane 2 */
+	/*
+	 * bytes 12..27: 08 00 45 in lane 0, fragment field, TTL and protocol
+	 * in lane 2 (inside every buffer: ethdev refuses a pool whose data
+	 * room is below min_rx_bufsize, 68 bytes and more)
+	 */
 	const uint32x4_t h0 = vreinterpretq_u32_u8(vld1q_u8(RTE_PTR_ADD(m[0], buf_off + 12)));
 	const uint32x4_t h1 = vreinterpretq_u32_u8(vld1q_u8(RTE_PTR_ADD(m[1], buf_off + 12)));
 	const uint32x4_t h2 = vreinterpretq_u32_u8(vld1q_u8(RTE_PTR_ADD(m[2], buf_off + 12)));
