@@ -180,7 +180,8 @@ def datapath_table(raw, out):
             '| datapath | instr/pkt rx | tx | rx+tx | vs scalar |', '|---|---:|---:|---:|---:|']
     scalar = ir_pkt(raw.cg.get('mana_scalar'))[2]
     for tag, name in (('mana_scalar', 'scalar'), ('mana_sse', 'SSE4.2'), ('mana_avx2', 'AVX2'),
-                      ('mana', 'auto (the default)'), ('mana_ff', 'auto + MBUF_FAST_FREE')):
+                      ('mana_neon', 'NEON'), ('mana', 'auto (the default)'),
+                      ('mana_ff', 'auto + MBUF_FAST_FREE')):
         irx, itx, itot = ir_pkt(raw.cg.get(tag))
         if itot is None:
             out.append('| %s | %s | | | |' % (name, raw.why('cg', tag)))

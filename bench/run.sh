@@ -207,7 +207,8 @@ peer_vdevs() {	# name len
 	# one vPort whose wire is a sink that verifies what it gets (the generator sends one frame)
 	mana_sink) echo "-d librte_net_mana.so --vdev net_mana0,engine_cpu=$ecpu,wire=gen:count=1" ;;
 	# the same pair on a forced datapath (mana: auto, the widest this CPU has)
-	mana_scalar|mana_sse|mana_avx2) echo "$(peer_vdevs "$len" mana "${3:-}"),datapath=${2#mana_}" ;;
+	mana_scalar|mana_sse|mana_avx2|mana_neon)
+		echo "$(peer_vdevs "$len" mana "${3:-}"),datapath=${2#mana_}" ;;
 	esac
 }
 prime_of() { case $1 in ring|memif) echo "--prime 256" ;; *) echo "" ;; esac; }
@@ -616,7 +617,7 @@ cat "$raw.meta" "$raw" > "$raw.new" && mv "$raw.new" "$raw" && rm -f "$raw.meta"
 
 want() { case $only in *,$1,*) return 0 ;; esac; return 1; }
 
-peers_re='(null|ring|memif|mana|mana_ff|mana_scalar|mana_sse|mana_avx2|upstream|distro)'
+peers_re='(null|ring|memif|mana|mana_ff|mana_scalar|mana_sse|mana_avx2|mana_neon|upstream|distro)'
 if want fwd; then
 purge "/^fwd $peers_re /d; /^FAILED tag=$peers_re( |\$)/d; /^NOTMEASURED section=fwd /d"
 echo "== io-forward, 64 B, burst 32: cycles/packet in rx+tx burst (busy iterations)," \
@@ -645,12 +646,20 @@ fi
 for p in $cgpeers; do cg "$p" "$p" 64 32; done
 cg mana_ff mana 64 32 --fast-free
 # each datapath forced (mana above is datapath=auto); one the CPU lacks is not measured
-for dp in scalar sse avx2; do
+# (the machine first: under qemu-user an arm64 run sees the host's /proc/cpuinfo)
+for dp in scalar sse avx2 neon; do
 	case $dp in sse) flag=sse4_2 ;; *) flag=$dp ;; esac
-	if [ $dp = scalar ] || grep -q -w "$flag" /proc/cpuinfo; then
+	case $dp,$(uname -m) in
+	scalar,*) why= ;;
+	neon,aarch64) why= ;;
+	neon,*) why="neon is arm64 only" ;;
+	*,x86_64) why=; grep -q -w "$flag" /proc/cpuinfo || why="this CPU has no $dp" ;;
+	*) why="$dp is x86-64 only" ;;
+	esac
+	if [ -z "$why" ]; then
 		cg "mana_$dp" "mana_$dp" 64 32
 	else
-		not_measured cg "mana_$dp" "this CPU has no $dp"
+		not_measured cg "mana_$dp" "$why"
 	fi
 done
 if [ -z "$up_why" ]; then upstream cg upstream 64 32; else not_measured cg upstream "$up_why"; fi

@@ -132,6 +132,11 @@ comp_datapath_runs_here(const char *dp)
 	if (strcmp(dp, "avx2") == 0 || strcmp(dp, "sse") == 0)
 		return false;
 #endif
+	/* NEON: the AArch64 base, every arm64 CPU has it */
+#if !defined(__aarch64__)
+	if (strcmp(dp, "neon") == 0)
+		return false;
+#endif
 	return true;
 }
 

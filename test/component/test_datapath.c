@@ -3,13 +3,15 @@
  */
 
 /*
- * The datapaths (NIC guide, "Datapath"): scalar, SSE4.2 and AVX2 burst
- * functions, chosen by devarg datapath= and EAL's max SIMD bitwidth.
+ * The datapaths (NIC guide, "Datapath"): scalar, SSE4.2 and AVX2 (x86-64)
+ * and NEON (arm64) burst functions, chosen by devarg datapath= and EAL's
+ * max SIMD bitwidth.
  *  - burst_mode: rte_eth_{rx,tx}_burst_mode_get names the path a port runs;
  *    auto is the widest the CPU has;
  *  - simd_bitwidth: a narrower EAL maximum (rte_vect_set_max_simd_bitwidth)
  *    makes auto and a forced path give way, with a log line;
- *  - bad_value: an unknown path or a second datapath= fails the probe;
+ *  - bad_value: an unknown path, another CPU family's path or a second
+ *    datapath= fails the probe, saying why;
  *  - paths_agree: the same 1600 frames (IPv4/IPv6, TCP/UDP, fragments,
  *    options, VLAN tags, bad checksums, 60..1514 bytes, in runs of one kind
  *    and mixed, so that vector groups form, break and restart) received on
@@ -33,8 +35,20 @@
 #define DP_FRAMES	1600
 #define DP_POOL_N	8192
 
-static const char *const dp_paths[] = { "scalar", "sse", "avx2" };
-static const char *const dp_modes[] = { "Scalar", "SSE4.2", "AVX2" };
+static const char *const dp_paths[] = { "scalar", "sse", "avx2", "neon" };
+static const char *const dp_modes[] = { "Scalar", "SSE4.2", "AVX2", "NEON" };
+#define DP_SCALAR	0
+#define DP_SSE		1
+#define DP_NEON		3
+
+/* The datapath values this CPU family takes (mana_devargs.c). */
+#if defined(RTE_ARCH_X86_64)
+#define DP_ALLOWED	"auto, scalar, sse or avx2"
+#elif defined(RTE_ARCH_ARM64)
+#define DP_ALLOWED	"auto, scalar or neon"
+#else
+#define DP_ALLOWED	"auto or scalar"
+#endif
 
 /* What the RX path wrote into one mbuf, and its data. */
 struct dp_sig {
@@ -117,38 +131,78 @@ test_burst_mode(void)
 	comp_vdev_destroy("net_mana_dpma");
 }
 
+/*
+ * Forced path `path` under EAL bitwidth `bits` gives way to `runs` (an
+ * index of dp_paths) with a NOTICE line; at the next start under `then`
+ * bits, `then_runs` runs: the path is chosen at every start.
+ */
 static void
-test_simd_bitwidth(void)
+dp_give_way(const char *path, uint16_t bits, unsigned int runs, uint16_t then,
+	    unsigned int then_runs)
 {
 	struct rte_eth_burst_mode rx, tx;
-	char log[4096];
+	char log[4096], want[128], args[64];
 	FILE *f;
 	int pid;
 
-	if (!comp_datapath_runs_here("avx2")) {
-		printf("  (no AVX2 here: nothing to give way)\n");
-		return;
-	}
-	REQUIRE_EQ(rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_128), 0);
+	REQUIRE_EQ(rte_vect_set_max_simd_bitwidth(bits), 0);
 	f = comp_log_begin(log, sizeof(log));
 	REQUIRE(f != NULL);
-	REQUIRE_EQ(dp_start("net_mana_dpw", "wire=loop,datapath=avx2", 0, &pid), 0);
+	snprintf(args, sizeof(args), "wire=loop,datapath=%s", path);
+	REQUIRE_EQ(dp_start("net_mana_dpw", args, 0, &pid), 0);
 	comp_log_end(f);
-	CHECK_MSG(strstr(log, "datapath=avx2 needs 256-bit SIMD, EAL allows 128: running sse") !=
-		  NULL, "log: %s", log);
+	snprintf(want, sizeof(want), "datapath=%s needs %u-bit SIMD, EAL allows %u: running %s",
+		 path, strcmp(path, "avx2") == 0 ? 256u : 128u, bits, dp_paths[runs]);
+	CHECK_MSG(strstr(log, want) != NULL, "want '%s'; log: %s", want, log);
 	REQUIRE_EQ(rte_eth_rx_burst_mode_get(pid, 0, &rx), 0);
 	REQUIRE_EQ(rte_eth_tx_burst_mode_get(pid, 0, &tx), 0);
-	CHECK_MSG(dp_mode_is(rx.info, 1) && dp_mode_is(tx.info, 1), "burst modes '%s', '%s'",
-		  rx.info, tx.info);
-	/* Chosen at every start: scalar below 128 bits. */
+	CHECK_MSG(dp_mode_is(rx.info, runs) && dp_mode_is(tx.info, runs),
+		  "burst modes '%s', '%s'", rx.info, tx.info);
 	CHECK_EQ(rte_eth_dev_stop(pid), 0);
-	REQUIRE_EQ(rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_DISABLED), 0);
+	REQUIRE_EQ(rte_vect_set_max_simd_bitwidth(then), 0);
 	CHECK_EQ(rte_eth_dev_start(pid), 0);
 	REQUIRE_EQ(rte_eth_rx_burst_mode_get(pid, 0, &rx), 0);
-	CHECK_MSG(dp_mode_is(rx.info, 0), "64-bit: RX burst mode '%s'", rx.info);
+	CHECK_MSG(dp_mode_is(rx.info, then_runs), "%u-bit: RX burst mode '%s'", then, rx.info);
 	CHECK_EQ(rte_eth_dev_stop(pid), 0);
 	comp_vdev_destroy("net_mana_dpw");
+}
+
+static void
+test_simd_bitwidth(void)
+{
+	struct rte_eth_burst_mode rx;
+	int pid;
+
+	if (comp_datapath_runs_here("avx2")) {
+		/* x86-64: AVX2 gives way to SSE4.2 at 128 bits, to scalar at 64 */
+		dp_give_way("avx2", RTE_VECT_SIMD_128, DP_SSE, RTE_VECT_SIMD_DISABLED, DP_SCALAR);
+	} else if (comp_datapath_runs_here("neon")) {
+		/* arm64: NEON gives way to scalar at 64 bits, runs again at 128 */
+		dp_give_way("neon", RTE_VECT_SIMD_DISABLED, DP_SCALAR, RTE_VECT_SIMD_128, DP_NEON);
+		/* auto at 64 bits: scalar, quietly */
+		REQUIRE_EQ(rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_DISABLED), 0);
+		REQUIRE_EQ(dp_start("net_mana_dpwa", "wire=loop,datapath=auto", 0, &pid), 0);
+		REQUIRE_EQ(rte_eth_rx_burst_mode_get(pid, 0, &rx), 0);
+		CHECK_MSG(dp_mode_is(rx.info, DP_SCALAR), "auto, 64-bit: RX burst mode '%s'",
+			  rx.info);
+		CHECK_EQ(rte_eth_dev_stop(pid), 0);
+		comp_vdev_destroy("net_mana_dpwa");
+	} else {
+		printf("  (no AVX2 or NEON here: nothing to give way)\n");
+		return;
+	}
 	REQUIRE_EQ(rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_256), 0);
+}
+
+/* args fail the probe with a log line holding want. */
+static void
+dp_refused(const char *args, const char *want)
+{
+	char log[4096];
+
+	CHECK_MSG(comp_vdev_create_logged("net_mana_dpb", args, log, sizeof(log)) != 0,
+		  "%s: accepted", args);
+	CHECK_MSG(strstr(log, want) != NULL, "%s: want '%s'; log: %s", args, want, log);
 }
 
 static void
@@ -156,14 +210,21 @@ test_bad_value(void)
 {
 	char log[4096];
 
-	CHECK(comp_vdev_create_logged("net_mana_dpb", "datapath=neon", log, sizeof(log)) != 0);
-	CHECK_MSG(strstr(log, "bad value 'neon' for key 'datapath' (allowed: auto, scalar, sse "
-			 "or avx2)") != NULL, "log: %s", log);
-	/* scalar: a path every build has, so that the repeat is what is refused */
-	CHECK(comp_vdev_create_logged("net_mana_dpb", "datapath=scalar,datapath=scalar", log,
-				      sizeof(log)) != 0);
-	CHECK_MSG(strstr(log, "for key 'datapath': given twice") != NULL, "log: %s", log);
+	dp_refused("datapath=sve", "bad value 'sve' for key 'datapath' (allowed: " DP_ALLOWED ")");
+	dp_refused("datapath=scalar,datapath=scalar",
+		   "for key 'datapath': given twice (allowed: " DP_ALLOWED ")");
+	/* another CPU family's path: one line saying so */
+#if defined(RTE_ARCH_ARM64)
+	dp_refused("datapath=sse", "bad value 'sse' for key 'datapath': SSE4.2 is x86-64 only "
+		   "(allowed: " DP_ALLOWED ")");
+	dp_refused("datapath=avx2", "bad value 'avx2' for key 'datapath': AVX2 is x86-64 only "
+		   "(allowed: " DP_ALLOWED ")");
+#else
+	dp_refused("datapath=neon", "bad value 'neon' for key 'datapath': NEON is arm64 only "
+		   "(allowed: " DP_ALLOWED ")");
+#endif
 	CHECK(comp_vdev_create_logged("net_mana_dpb", "datapath=AVX2", log, sizeof(log)) != 0);
+	CHECK(comp_vdev_create_logged("net_mana_dpb", "datapath=NEON", log, sizeof(log)) != 0);
 	CHECK(mana_model_find("net_mana_dpb") == NULL);
 }
 

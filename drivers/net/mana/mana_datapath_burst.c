@@ -23,6 +23,10 @@ mana_datapath_rx(enum mana_datapath dp, bool scattered)
 #else
 	RTE_SET_USED(dp);
 #endif
+#ifdef MANA_HAVE_NEON
+	if (dp == MANA_DP_NEON)
+		return mana_rx_burst_neon;
+#endif
 	return mana_rx_burst;
 }
 
@@ -36,6 +40,10 @@ mana_datapath_tx(enum mana_datapath dp)
 		return mana_tx_burst_sse;
 #else
 	RTE_SET_USED(dp);
+#endif
+#ifdef MANA_HAVE_NEON
+	if (dp == MANA_DP_NEON)
+		return mana_tx_burst_neon;
 #endif
 	return mana_tx_burst;
 }
@@ -54,6 +62,10 @@ mana_datapath_rx_db(enum mana_datapath dp, bool scattered, struct mana_rxq *rxq,
 #else
 	RTE_SET_USED(dp);
 #endif
+#ifdef MANA_HAVE_NEON
+	if (dp == MANA_DP_NEON)
+		return mana_rx_burst_db_neon(rxq, pkts, n, db);
+#endif
 	return mana_rx_burst_db(rxq, pkts, n, db);
 }
 
@@ -68,6 +80,10 @@ mana_datapath_tx_db(enum mana_datapath dp, struct mana_txq *txq, struct rte_mbuf
 		return mana_tx_burst_db_fast(txq, pkts, n, db, mana_tx_post_fast_sse);
 #else
 	RTE_SET_USED(dp);
+#endif
+#ifdef MANA_HAVE_NEON
+	if (dp == MANA_DP_NEON)
+		return mana_tx_burst_db_fast(txq, pkts, n, db, mana_tx_post_fast_neon);
 #endif
 	return mana_tx_burst_db(txq, pkts, n, db);
 }

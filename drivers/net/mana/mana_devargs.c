@@ -20,8 +20,9 @@
  *   tx_cqe_suppress=0|1 V P  one TX completion per burst instead of per packet (default 1)
  *   recovery=auto|manual V P  after a device reset: the driver recovers the port
  *                            (default) or raises INTR_RESET for rte_eth_dev_reset()
- *   datapath=auto|scalar|sse|avx2 V P  burst functions (default auto: the widest the
- *                            CPU and EAL's max SIMD bitwidth allow; mana_datapath.c)
+ *   datapath=auto|scalar|sse|avx2|neon V P  burst functions (default auto: the widest
+ *                            the CPU and EAL's max SIMD bitwidth allow; sse and avx2 on
+ *                            x86-64, neon on arm64; mana_datapath.c)
  *   recovery_timeout=<ms> V P  longest wait for the device to come back (100..600000,
  *                            default 30000)
  * and, in V and E, the software device's settings, parsed by the model's one
@@ -219,6 +220,15 @@ parse_datapath(const char *val, struct mana_devargs *da, const char **why)
 	return *why == NULL ? 0 : -EINVAL;
 }
 
+/* The datapath values this build's CPU family can run (the others are refused, saying why). */
+#if defined(RTE_ARCH_X86_64)
+#define DATAPATH_ALLOWED	"auto, scalar, sse or avx2"
+#elif defined(RTE_ARCH_ARM64)
+#define DATAPATH_ALLOWED	"auto, scalar or neon"
+#else
+#define DATAPATH_ALLOWED	"auto or scalar"
+#endif
+
 static const struct mana_devarg_key mana_keys[] = {
 	{ "ibdev", S_VDEV, "an rdma-core device name (1..63 chars)", parse_ibdev },
 	{ "model", S_VDEV, "a model device name (1..31 chars)", parse_model },
@@ -227,7 +237,7 @@ static const struct mana_devarg_key mana_keys[] = {
 	{ "recovery", S_VDEV | S_PCI, "auto or manual", parse_recovery },
 	{ "recovery_timeout", S_VDEV | S_PCI, "milliseconds, 100..600000",
 	  parse_recovery_timeout },
-	{ "datapath", S_VDEV | S_PCI, "auto, scalar, sse or avx2", parse_datapath },
+	{ "datapath", S_VDEV | S_PCI, DATAPATH_ALLOWED, parse_datapath },
 };
 
 /* Scopes where the software device's settings (mana_model_settings_set) apply. */

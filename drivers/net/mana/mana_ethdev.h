@@ -65,12 +65,13 @@ enum mana_devargs_scope {
 	MANA_DEVARGS_MODEL_ENV,	/* MANA_MODEL_PCI=<BDF>,...: the model's own keys */
 };
 
-/* Burst function builds (mana_datapath.c); the order is that of width. */
+/* Burst function builds (mana_datapath.c); each CPU family's in the order of width. */
 enum mana_datapath {
 	MANA_DP_AUTO,		/* devarg default: the widest the CPU and EAL allow */
 	MANA_DP_SCALAR,
-	MANA_DP_SSE,		/* SSE4.2, 128-bit */
-	MANA_DP_AVX2,		/* AVX2, 256-bit */
+	MANA_DP_SSE,		/* x86-64 SSE4.2, 128-bit */
+	MANA_DP_AVX2,		/* x86-64 AVX2, 256-bit */
+	MANA_DP_NEON,		/* AArch64 NEON (Advanced SIMD), 128-bit */
 };
 
 struct mana_devargs {
@@ -538,6 +539,12 @@ uint16_t mana_rx_burst_avx2(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mana_rx_burst_db_avx2(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
 			       uint8_t *db);
 #endif
+#ifdef MANA_HAVE_NEON
+/* NEON build (mana_rx_neon.c, AArch64) */
+uint16_t mana_rx_burst_neon(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mana_rx_burst_db_neon(struct mana_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+			       uint8_t *db);
+#endif
 
 /* mana_rx_scatter.c */
 uint16_t mana_rx_burst_scatter(void *rxq, struct rte_mbuf **pkts, uint16_t n);
@@ -578,8 +585,9 @@ uint16_t mana_tx_burst_db(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t
 /*
  * TX fast paths (mana_tx_fast.h): post up to max plain packets as 1-BU WQEs,
  * returning the number posted; scalar in mana_tx.c, SSE4.2 and AVX2 builds
- * in mana_tx_sse.c and mana_tx_avx2.c (x86 only: MANA_HAVE_VEC). The
- * CPU must have the build's instructions (mana_datapath.c chooses).
+ * in mana_tx_sse.c and mana_tx_avx2.c (x86 only: MANA_HAVE_VEC), the NEON
+ * build in mana_tx_neon.c (AArch64 only: MANA_HAVE_NEON). The CPU must
+ * have the build's instructions (mana_datapath.c chooses).
  */
 typedef uint32_t (*mana_tx_fast_fn)(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max);
 uint16_t mana_tx_burst_db_fast(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n,
@@ -589,6 +597,10 @@ uint32_t mana_tx_post_fast_sse(struct mana_txq *txq, struct rte_mbuf **pkts, uin
 uint32_t mana_tx_post_fast_avx2(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max);
 uint16_t mana_tx_burst_sse(void *txq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mana_tx_burst_avx2(void *txq, struct rte_mbuf **pkts, uint16_t n);
+#endif
+#ifdef MANA_HAVE_NEON
+uint32_t mana_tx_post_fast_neon(struct mana_txq *txq, struct rte_mbuf **pkts, uint32_t max);
+uint16_t mana_tx_burst_neon(void *txq, struct rte_mbuf **pkts, uint16_t n);
 #endif
 uint16_t mana_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t n);
 int mana_tx_done_cleanup(void *txq, uint32_t free_cnt);
@@ -613,7 +625,7 @@ void mana_txq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_txq
 int mana_datapath_parse(const char *val, enum mana_datapath *dp);
 const char *mana_datapath_name(enum mana_datapath dp);
 const char *mana_datapath_mode_name(enum mana_datapath dp);
-/* Why this CPU and build cannot run dp (sse, avx2), or NULL when they can. */
+/* Why this CPU and build cannot run dp (sse, avx2, neon), or NULL when they can. */
 const char *mana_datapath_unavailable(enum mana_datapath dp);
 /*
  * The path a start installs, from dp_want, the CPU and EAL's max SIMD

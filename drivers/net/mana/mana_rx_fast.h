@@ -4,7 +4,8 @@
 
 /*
  * The RX burst's frame, shared by the scalar build (mana_rx.c) and the
- * SSE4.2 and AVX2 builds (mana_rx_sse.c, mana_rx_avx2.c, mana_rx_vec.h):
+ * SSE4.2, AVX2 and NEON builds (mana_rx_sse.c, mana_rx_avx2.c,
+ * mana_rx_vec.h; mana_rx_neon.c, which defines MANA_RX_NEON_BUILD):
  * posting and refill, the per-CQE and per-packet work, and rx_burst_frame,
  * which walks the CQ one CQE at a time and, in a vector build, first hands
  * the queue to the build's step for as many groups of four packets as it
@@ -25,6 +26,8 @@
 
 #ifdef __AVX2__
 #include <immintrin.h>
+#elif defined(MANA_RX_NEON_BUILD)
+#include <rte_vect.h>
 #endif
 
 #include "mana_ethdev.h"
@@ -160,6 +163,39 @@ rx_post_from_cache(struct mana_rxq *rxq, struct rte_mempool_cache *cache, uint32
 				    _mm256_permute4x64_epi64(p, 0x20), 0x30));
 		_mm256_storeu_si256((__m256i *)(w + 12), _mm256_blend_epi32(tmpl,
 				    _mm256_permute4x64_epi64(p, 0x30), 0x30));
+	}
+	i = n & ~3u;
+#elif defined(MANA_RX_NEON_BUILD)
+	/*
+	 * NEON build (mana_rx_neon.c): four mbufs per step, as AVX2; each
+	 * WQE is the template's first half and the SGE (data address, lkey
+	 * and length) as two 16-byte stores, where the scalar loop on
+	 * AArch64 spends nine instructions per WQE (callgrind: 11.5 a packet
+	 * for the whole refill).
+	 */
+	const uint64x2_t hdr = vcombine_u64(vcreate_u64(RX_WQE_HDR), vcreate_u64(0));
+	const uint64x2_t off = vdupq_n_u64(buf_off), hi = vdupq_n_u64(sge_hi);
+	void **o = objs, **const o_end = objs + (n & ~3u);
+	struct rte_mbuf **mb = mbufs;
+	uint64x2_t p01, p23;
+
+	/* walked by pointers: a 32-bit index costs an extension per access */
+	for (; o != o_end; o += 4, mb += 4, w += 4 * GDMA_WQE_BU_SIZE / sizeof(*w)) {
+		p01 = vld1q_u64((const uint64_t *)o);
+		p23 = vld1q_u64((const uint64_t *)(o + 2));
+		vst1q_u64((uint64_t *)mb, p01);
+		vst1q_u64((uint64_t *)(mb + 2), p23);
+		/* data addresses, each beside the SGE's high half */
+		p01 = vaddq_u64(p01, off);
+		p23 = vaddq_u64(p23, off);
+		vst1q_u64(w, hdr);
+		vst1q_u64(w + 2, vzip1q_u64(p01, hi));
+		vst1q_u64(w + 4, hdr);
+		vst1q_u64(w + 6, vzip2q_u64(p01, hi));
+		vst1q_u64(w + 8, hdr);
+		vst1q_u64(w + 10, vzip1q_u64(p23, hi));
+		vst1q_u64(w + 12, hdr);
+		vst1q_u64(w + 14, vzip2q_u64(p23, hi));
 	}
 	i = n & ~3u;
 #endif

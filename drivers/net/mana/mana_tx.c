@@ -604,7 +604,7 @@ mana_tx_burst_db(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8
 	return tx_burst(txq, pkts, n, db, tx_post_fast);
 }
 
-/* A burst with the fast path of a vector build (mana_tx_sse.c, mana_tx_avx2.c). */
+/* A burst with the fast path of a vector build (mana_tx_sse.c, mana_tx_avx2.c, mana_tx_neon.c). */
 uint16_t
 mana_tx_burst_db_fast(struct mana_txq *txq, struct rte_mbuf **pkts, uint16_t n, uint8_t *db,
 		      mana_tx_fast_fn fast)
@@ -646,6 +646,14 @@ uint16_t
 mana_tx_burst_avx2(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	return tx_burst_gated(q, pkts, n, mana_tx_post_fast_avx2);
+}
+#endif
+
+#ifdef MANA_HAVE_NEON
+uint16_t
+mana_tx_burst_neon(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	return tx_burst_gated(q, pkts, n, mana_tx_post_fast_neon);
 }
 #endif
 

@@ -4,14 +4,15 @@
 
 /*
  * The TX fast path's frame, shared by the scalar (mana_tx.c), SSE4.2
- * (mana_tx_sse.c) and AVX2 (mana_tx_avx2.c) builds: tx_fast_runs walks the
- * descriptor ring and the SQ in runs without a wrap and hands each run to the
- * build's own loop, which posts packets while they are plain (tx_fast_plain)
- * and stops at the first that is not. The scalar loop posts through
- * tx_fast_post; the vector loop (mana_tx_vec.h) writes the same WQE and
- * descriptor bytes in its own stores, four packets a step, where going
- * through tx_fast_post costs the loop its registers (callgrind). Test
- * comp_datapath paths_agree checks the frames sent through each path.
+ * (mana_tx_sse.c), AVX2 (mana_tx_avx2.c) and NEON (mana_tx_neon.c) builds:
+ * tx_fast_runs walks the descriptor ring and the SQ in runs without a wrap
+ * and hands each run to the build's own loop, which posts packets while they
+ * are plain (tx_fast_plain) and stops at the first that is not. The scalar
+ * loop posts through tx_fast_post; the vector loops (mana_tx_vec.h,
+ * mana_tx_neon.c) write the same WQE and descriptor bytes in their own
+ * stores, four packets a step, where going through tx_fast_post costs the
+ * loop its registers (callgrind). Test comp_datapath paths_agree checks the
+ * frames sent through each path.
  */
 
 #ifndef MANA_TX_FAST_H

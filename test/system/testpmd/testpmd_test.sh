@@ -34,8 +34,14 @@ DEADLINE_S=${TP_DEADLINE_S:-120}
 . "$(dirname "$0")/../lib/testpmd_harness.sh"
 harness_init tp
 
-# TP_DATAPATH=<scalar|sse|avx2>: every vdev on that datapath (meson runs the
-# forwarding scenarios once per path); skipped (77) where the CPU lacks it.
+# TP_DATAPATH=<scalar|sse|avx2|neon>: every vdev on that datapath (meson runs
+# the forwarding scenarios once per path of the build); skipped (77) where
+# the CPU lacks it. The machine first: under qemu-user an arm64 testpmd sees
+# the x86 host's /proc/cpuinfo.
+case ${TP_DATAPATH:-} in
+sse | avx2) [ "$(uname -m)" = x86_64 ] || { echo "SKIP: $TP_DATAPATH: not x86-64"; exit 77; } ;;
+neon) [ "$(uname -m)" = aarch64 ] || { echo "SKIP: neon: not arm64"; exit 77; } ;;
+esac
 case ${TP_DATAPATH:-} in
 sse) grep -q -w sse4_2 /proc/cpuinfo || { echo "SKIP: no SSE4.2"; exit 77; } ;;
 avx2) grep -q -w avx2 /proc/cpuinfo || { echo "SKIP: no AVX2"; exit 77; } ;;
@@ -99,6 +105,7 @@ check_burst_modes() {
 	scalar) name=Scalar ;;
 	sse) name=SSE4.2 ;;
 	avx2) name=AVX2 ;;
+	neon) name=NEON ;;
 	*) return 0 ;;
 	esac
 	check "burst modes naming $name" "$(grep -a -c "Burst mode: $name," "$OUT")" -eq 2
