@@ -94,7 +94,7 @@ for l in $libs; do cp -a $work/orig/\${l%%.so*}.so* $pmds/; done
 cp $work/plugin.so $pmds/librte_net_mana_upstream.so
 umount $work/orig
 export SYSFS_PCI_DEVICES=$work/sysfs/bus/pci/devices
-export LD_LIBRARY_PATH=$ibvm_dir
+export LD_LIBRARY_PATH=$ibvm_dir${NET_MANA_DPDK_LIB_DIR:+:$NET_MANA_DPDK_LIB_DIR}
 [ "$preload" = - ] || export LD_PRELOAD=$preload
 export MANA_MODEL='name=mana_up0,pci=$bdf,sysfs=$work/sysfs,doorbell=shared,coalesce=$coalesce,wire0=gen:count=$frames:lossless=1:len=128:flows=$flows$gen_opt'
 export MANA_MODEL_STATS=$stats

@@ -78,7 +78,10 @@ def main():
     ap.add_argument('--testpmd', default='dpdk-testpmd')
     a = ap.parse_args()
     prefix = 'mana_tel_%d' % os.getpid()
-    env = dict(os.environ, LD_LIBRARY_PATH=a.pmd_dir)
+    # The plugin's directory first; DPDK's own libraries (a prefix's) stay found.
+    libs = [a.pmd_dir] + ([os.environ['LD_LIBRARY_PATH']]
+                          if os.environ.get('LD_LIBRARY_PATH') else [])
+    env = dict(os.environ, LD_LIBRARY_PATH=':'.join(libs))
     cmd = [a.testpmd, '--no-huge', '-m', '512', '-l', '0-1', '--file-prefix', prefix,
            '-d', 'librte_net_mana.so', '--vdev',
            'net_mana0,mac=02:00:00:00:00:0a,wire=gen:flows=4:count=100:lossless=1', '--',
