@@ -35,7 +35,8 @@ def query(sock, cmd):
 def via_script(prefix, rss):
     """The same endpoints through DPDK's own client, dpdk-telemetry.py (which
     prints one JSON reply a line when its input is not a terminal)."""
-    script = '/usr/bin/dpdk-telemetry.py'
+    # The tested DPDK's own (a prefix's bin comes first in PATH), else Debian's.
+    script = shutil.which('dpdk-telemetry.py') or '/usr/bin/dpdk-telemetry.py'
     if not os.path.exists(script):
         print('dpdk-telemetry.py not installed (Debian package dpdk-dev): not checked')
         return
