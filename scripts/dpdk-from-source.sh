@@ -142,6 +142,11 @@ log "DPDK $ver from $input, work directory $work"
 dpdk_opts=(
 	--prefix="$prefix" --buildtype=release
 	-Denable_driver_sdk=true
+	# DPDK's default links its applications statically: a plugin linked to
+	# the shared libraries then brings a second EAL into dpdk-testpmd
+	# ("RTE_RING tailq is already registered", PANIC). Distributions build
+	# shared, as here.
+	-Ddefault_library=shared
 	-Denable_drivers=bus/pci,bus/vdev,mempool/ring,net/null,net/ring,net/memif,net/pcap
 	-Denable_apps=test-pmd,proc-info,pdump
 	# testpmd's optional features and l3fwd's (the examples suite), with
@@ -149,11 +154,19 @@ dpdk_opts=(
 	-Denable_libs=acl,bitratestats,bpf,cryptodev,dmadev,eventdev,fib,gro,gso,latencystats,lpm,metrics,pcapng,pdump,rib,security,timer
 	-Denable_docs=false -Dtests=false -Dexamples=
 )
-if [ "$reuse" = 1 ] && [ -f "$prefix/.stamp" ] && [ "$(cat "$prefix/.stamp")" = "$stamp_id" ]
-then
+dpdk_id="$stamp_id $(echo "${dpdk_opts[*]}" | sha256sum | cut -c1-16)"
+if [ "$reuse" = 1 ] && [ "$(cat "$prefix/.stamp" 2>/dev/null)" = "$dpdk_id" ]; then
 	log "DPDK $ver already installed in $prefix (--reuse)"
 else
-	rm -rf "$dpdk_build" "$prefix"
+	# A build of the same source is set up again with these options (ninja
+	# then redoes only what they change); the prefix is installed afresh.
+	if [ "$(cat "$dpdk_build/.net-mana-src" 2>/dev/null)" = "$stamp_id" ]; then
+		setup_mode=(--reconfigure)
+	else
+		rm -rf "$dpdk_build"
+		setup_mode=()
+	fi
+	rm -rf "$prefix"
 	# DPDK's build needs python3 with pyelftools (25.11 checks at setup): the
 	# distribution's python3-pyelftools, when another python3 (pyenv) is first.
 	dpdk_path=$PATH
@@ -161,16 +174,16 @@ else
 			/usr/bin/python3 -c 'import elftools' 2>/dev/null; then
 		dpdk_path=/usr/bin:$PATH
 	fi
-	step dpdk-setup env PATH="$dpdk_path" nice meson setup "$dpdk_build" "$tree" "${dpdk_opts[@]}" || {
-		fail_counts "DPDK meson setup failed ($work/dpdk-setup.log)"
-	}
+	step dpdk-setup env PATH="$dpdk_path" nice meson setup "${setup_mode[@]}" "$dpdk_build" \
+		"$tree" "${dpdk_opts[@]}" || fail_counts "DPDK meson setup failed ($work/dpdk-setup.log)"
+	echo "$stamp_id" > "$dpdk_build/.net-mana-src"
 	step dpdk-build nice ninja -j"$jobs" -C "$dpdk_build" || {
 		fail_counts "DPDK build failed ($work/dpdk-build.log)"
 	}
 	step dpdk-install meson install -C "$dpdk_build" --quiet || {
 		fail_counts "DPDK install failed ($work/dpdk-install.log)"
 	}
-	echo "$stamp_id" > "$prefix/.stamp"
+	echo "$dpdk_id" > "$prefix/.stamp"
 fi
 
 # ---- The environment a user of the prefix sets --------------------------------
