@@ -211,6 +211,24 @@ if [ "$plat" = debian12 ] && [ "$debian13" = 1 ]; then
 	totals+=(.deps/counts-debian13)
 fi
 
+# ---- DPDK 23.11 built from source (scripts/dpdk-from-source.sh) ---------------
+# Optional: only where ../shared/dpdk holds the tarball (checksum checked
+# against the SHA256SUMS beside it; NET_MANA_SOURCE_DPDK names another).
+# A subset, to fit CI's time: suites unit, component and testpmd.
+src_tar=${NET_MANA_SOURCE_DPDK:-$repo/../shared/dpdk/dpdk-23.11.tar.xz}
+if [ -f "$src_tar" ]; then
+	rm -f .deps/counts-source-dpdk23.11
+	src_start=$SECONDS
+	bash scripts/dpdk-from-source.sh --sums "${src_tar%/*}/SHA256SUMS" --reuse \
+		--suites unit,component,testpmd --counts .deps/counts-source-dpdk23.11 \
+		--prefix /opt/net_mana-dpdk23.11 "$src_tar" /var/tmp/net_mana-dpdk23.11
+	[ -s .deps/counts-source-dpdk23.11 ] || echo "0 1 0" > .deps/counts-source-dpdk23.11
+	echo "run-tests: source-dpdk23.11 took $((SECONDS - src_start)) s"
+	totals+=(.deps/counts-source-dpdk23.11)
+else
+	echo "SKIP: source-dpdk23.11: no ${src_tar#"$repo"/} (DPDK built from source)"
+fi
+
 # ---- Summary: one line per platform, then the total ---------------------------
 for c in "${totals[@]}"; do
 	read -r p f s < "$c"
