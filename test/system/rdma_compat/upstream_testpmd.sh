@@ -68,9 +68,17 @@ mkdir -p "$work/orig"
 out=$work/testpmd.log
 stats=$work/model_stats.txt
 
-# Plugins testpmd is linked against (it cannot start without them) and the
-# ring mempool driver; everything else in Debian's directory stays out.
-libs="$(ldd "$testpmd" | awk -v d="$pmds" 'index($3, d) == 1 {print $1}' | tr '\n' ' ') librte_mempool_ring.so.${abi%%.*}"
+# Plugins testpmd or the driver under test is linked against (neither starts
+# without them) and the ring mempool driver; everything else in the directory
+# stays out. Debian links them through $pmds; a DPDK installed from source
+# keeps the files there and links to them in its libdir, hence realpath.
+libs="$( { ldd "$testpmd"
+	LD_LIBRARY_PATH=$ibvm_dir${NET_MANA_DPDK_LIB_DIR:+:$NET_MANA_DPDK_LIB_DIR} ldd "$plugin"
+	} 2>/dev/null | while read -r name _ path _; do
+		case "$path $(realpath -q "$path")" in
+		"$pmds"/*|*" $pmds"/*) echo "$name" ;;
+		esac
+	done | sort -u | tr '\n' ' ')librte_mempool_ring.so.${abi%%.*}"
 
 tx_offloads=0x0
 # A full TX ring (the model's engine thread starved on a loaded machine) must
