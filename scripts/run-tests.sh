@@ -26,6 +26,7 @@
 # Usage: scripts/run-tests.sh [--no-debian13] [setup.sh options, e.g. --no-apt]
 #   --no-debian13   no Debian 13 root (also NET_MANA_DEBIAN13=0)
 #   --no-arm64      no Debian 12 arm64 root (also NET_MANA_ARM64=0)
+#   --no-source     no DPDK 23.11 built from source (also NET_MANA_SOURCE_STAGE=0)
 # Environment:
 #   NET_MANA_DPDK_SRC           DPDK source tree of this machine's DPDK (setup.sh)
 #   NET_MANA_DEBIAN13_DPDK_SRC  a DPDK 24.11 source tree for the Debian 13 root;
@@ -40,11 +41,13 @@ cd "$repo" || exit 1
 
 debian13=${NET_MANA_DEBIAN13:-1}
 arm64=${NET_MANA_ARM64:-1}
+source_dpdk=${NET_MANA_SOURCE_STAGE:-1}
 setup_args=()
 for a in "$@"; do
 	case "$a" in
 	--no-debian13) debian13=0 ;;
 	--no-arm64) arm64=0 ;;
+	--no-source) source_dpdk=0 ;;
 	*) setup_args+=("$a") ;;
 	esac
 done
@@ -227,6 +230,26 @@ if [ "$plat" = debian12 ] && [ "$arm64" = 1 ]; then
 	bash scripts/arm64-tests.sh --counts .deps/counts-debian12-arm64
 	[ -s .deps/counts-debian12-arm64 ] || echo "0 1 0" > .deps/counts-debian12-arm64
 	totals+=(.deps/counts-debian12-arm64)
+fi
+
+# ---- DPDK 23.11 built from source (scripts/dpdk-from-source.sh) ---------------
+# Optional: only where ../shared/dpdk holds the tarball (checksum checked
+# against the SHA256SUMS beside it; NET_MANA_SOURCE_DPDK names another).
+# A subset, to fit CI's time: suites unit, component and testpmd.
+src_tar=${NET_MANA_SOURCE_DPDK:-$repo/../shared/dpdk/dpdk-23.11.tar.xz}
+if [ "$plat" != debian12 ] || [ "$source_dpdk" = 0 ]; then
+	:	# the host's run only (not inside the roots), unless left out
+elif [ -f "$src_tar" ]; then
+	rm -f .deps/counts-source-dpdk23.11
+	src_start=$SECONDS
+	bash scripts/dpdk-from-source.sh --sums "${src_tar%/*}/SHA256SUMS" --reuse \
+		--suites unit,component,testpmd --counts .deps/counts-source-dpdk23.11 \
+		--prefix /opt/net_mana-dpdk23.11 "$src_tar" /var/tmp/net_mana-dpdk23.11
+	[ -s .deps/counts-source-dpdk23.11 ] || echo "0 1 0" > .deps/counts-source-dpdk23.11
+	echo "run-tests: source-dpdk23.11 took $((SECONDS - src_start)) s"
+	totals+=(.deps/counts-source-dpdk23.11)
+else
+	echo "SKIP: source-dpdk23.11: no ${src_tar#"$repo"/} (DPDK built from source)"
 fi
 
 # ---- Summary: one line per platform, then the total ---------------------------

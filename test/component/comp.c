@@ -19,6 +19,7 @@
 #include <rte_log.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
+#include <rte_version.h>
 
 #include "comp.h"
 
@@ -520,3 +521,59 @@ comp_xstat(uint16_t pid, const char *name)
 		return -1;
 	return (int64_t)v;
 }
+
+/*
+ * Up to DPDK 25.07 rte_eth_stats_get() gives the per-queue counters in
+ * struct rte_eth_stats (q_ipackets ...); 25.11 removed those fields, and an
+ * application reads the same counters as the driver's rx_q<N>_* and
+ * tx_q<N>_* xstats. The tests check the counters the release offers.
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(25, 11, 0, 0)
+static uint64_t
+queue_xstat(uint16_t pid, const char *dir, unsigned int q, const char *what)
+{
+	char name[RTE_ETH_XSTATS_NAME_SIZE];
+	int64_t v;
+
+	snprintf(name, sizeof(name), "%s_q%u_%s", dir, q, what);
+	v = comp_xstat(pid, name);
+	return v < 0 ? 0 : (uint64_t)v;
+}
+
+int
+comp_qstats_get(uint16_t pid, struct comp_qstats *q)
+{
+	unsigned int i;
+
+	memset(q, 0, sizeof(*q));
+	for (i = 0; i < COMP_QSTATS; i++) {
+		q->ipackets[i] = queue_xstat(pid, "rx", i, "packets");
+		q->ibytes[i] = queue_xstat(pid, "rx", i, "bytes");
+		q->ierrors[i] = queue_xstat(pid, "rx", i, "errors");
+		q->opackets[i] = queue_xstat(pid, "tx", i, "packets");
+		q->obytes[i] = queue_xstat(pid, "tx", i, "bytes");
+	}
+	return 0;
+}
+#else
+int
+comp_qstats_get(uint16_t pid, struct comp_qstats *q)
+{
+	struct rte_eth_stats st;
+	unsigned int i;
+	int ret;
+
+	memset(q, 0, sizeof(*q));
+	ret = rte_eth_stats_get(pid, &st);
+	if (ret != 0)
+		return ret;
+	for (i = 0; i < COMP_QSTATS; i++) {
+		q->ipackets[i] = st.q_ipackets[i];
+		q->ibytes[i] = st.q_ibytes[i];
+		q->ierrors[i] = st.q_errors[i];
+		q->opackets[i] = st.q_opackets[i];
+		q->obytes[i] = st.q_obytes[i];
+	}
+	return 0;
+}
+#endif

@@ -138,4 +138,13 @@ bool comp_model_stats(const char *model, unsigned int vport, struct mana_model_p
 /* Value of the xstat `name` of port pid; -1 if absent. */
 int64_t comp_xstat(uint16_t pid, const char *name);
 
+/* The per-queue counters of the first COMP_QSTATS queues. */
+#define COMP_QSTATS	8
+struct comp_qstats {
+	uint64_t ipackets[COMP_QSTATS], ibytes[COMP_QSTATS], ierrors[COMP_QSTATS];
+	uint64_t opackets[COMP_QSTATS], obytes[COMP_QSTATS];
+};
+/* The port's per-queue counters as an application reads them; 0 or -errno. */
+int comp_qstats_get(uint16_t pid, struct comp_qstats *q);
+
 #endif /* COMP_H */

@@ -53,6 +53,7 @@ test_stats(void)
 	struct comp_port_cfg pc = { .nb_rxq = 2, .nb_txq = 2, .rss = true,
 				    .rss_hf = RTE_ETH_RSS_NONFRAG_IPV4_UDP };
 	struct mana_model_port_stats s0, s1;
+	struct comp_qstats qa, qb;
 	struct rte_eth_stats a, b;
 	struct rte_eth_xstat_name *names;
 	struct rte_eth_xstat *xs;
@@ -82,14 +83,16 @@ test_stats(void)
 	 */
 	CHECK_EQ(rte_eth_stats_get(p0, &a), 0);
 	CHECK_EQ(rte_eth_stats_get(p1, &b), 0);
+	CHECK_EQ(comp_qstats_get(p0, &qa), 0);
+	CHECK_EQ(comp_qstats_get(p1, &qb), 0);
 	REQUIRE(comp_model_stats("net_mana_st", 0, &s0));
 	REQUIRE(comp_model_stats("net_mana_st", 1, &s1));
 	CHECK_EQ(a.opackets, 2 * PER_Q);
 	CHECK_EQ(a.obytes, PER_Q * 100 + PER_Q * 300);
-	CHECK_EQ(a.q_opackets[0], PER_Q);
-	CHECK_EQ(a.q_opackets[1], PER_Q);
-	CHECK_EQ(a.q_obytes[0], PER_Q * 100);
-	CHECK_EQ(a.q_obytes[1], PER_Q * 300);
+	CHECK_EQ(qa.opackets[0], PER_Q);
+	CHECK_EQ(qa.opackets[1], PER_Q);
+	CHECK_EQ(qa.obytes[0], PER_Q * 100);
+	CHECK_EQ(qa.obytes[1], PER_Q * 300);
 	CHECK_EQ(a.oerrors, 0);
 	CHECK_EQ(a.opackets, s0.tx_frames);
 	CHECK_EQ(a.obytes, s0.tx_bytes);
@@ -97,9 +100,9 @@ test_stats(void)
 	CHECK_EQ(b.ibytes, PER_Q * 100 + PER_Q * 300);
 	CHECK_EQ(b.ipackets, s1.rx_frames);
 	CHECK_EQ(b.ibytes, s1.rx_bytes);
-	CHECK_EQ(b.q_ipackets[0], per_q[0]);
-	CHECK_EQ(b.q_ipackets[1], per_q[1]);
-	CHECK_EQ(b.q_ipackets[0] + b.q_ipackets[1], b.ipackets);
+	CHECK_EQ(qb.ipackets[0], per_q[0]);
+	CHECK_EQ(qb.ipackets[1], per_q[1]);
+	CHECK_EQ(qb.ipackets[0] + qb.ipackets[1], b.ipackets);
 	CHECK_EQ(b.ierrors, 0);
 	CHECK_EQ(b.imissed, 0);
 	CHECK_EQ(b.rx_nombuf, 0);
@@ -120,7 +123,7 @@ test_stats(void)
 			seen_rxq = true;
 			CHECK_EQ(xs[i].value, per_q[0]);
 		} else if (strcmp(nm, "rx_q1_bytes") == 0) {
-			CHECK_EQ(xs[i].value, b.q_ibytes[1]);
+			CHECK_EQ(xs[i].value, qb.ibytes[1]);
 		} else if (strcmp(nm, "dev_rx_frames") == 0) {
 			seen_devrx = true;
 			CHECK_EQ(xs[i].value, s1.rx_frames);
@@ -162,7 +165,8 @@ test_stats(void)
 	CHECK_EQ(rte_eth_stats_get(p1, &b), 0);
 	CHECK_EQ(b.ipackets, 0);
 	CHECK_EQ(b.ibytes, 0);
-	CHECK_EQ(b.q_ipackets[0], 0);
+	CHECK_EQ(comp_qstats_get(p1, &qb), 0);
+	CHECK_EQ(qb.ipackets[0], 0);
 	CHECK_EQ(comp_xstat(p1, "dev_rx_frames"), 0);
 	CHECK_EQ(comp_xstat(p1, "rx_q0_packets"), 0);
 	REQUIRE(comp_model_stats("net_mana_st", 1, &s1));
@@ -399,6 +403,7 @@ test_reset_while_forwarding(void)
 				    .rss_hf = RTE_ETH_RSS_NONFRAG_IPV4_UDP };
 	uint64_t r0, r1, t0, t1, ra, rb, ta, tb, rx_at, tx_at;
 	unsigned int lcore = rte_get_next_lcore(-1, 1, 0), i, resets = 0, bad = 0;
+	struct comp_qstats qs;
 	struct rte_eth_stats st;
 	struct rte_mempool *mp;
 	int64_t xq0, xq1;
@@ -466,7 +471,8 @@ test_reset_while_forwarding(void)
 	CHECK(fw_get(&fw_rx) >= rx_at + 5000);
 	CHECK_EQ(st.ipackets, fw_get(&fw_rx) - rx_at);
 	CHECK_EQ(st.opackets, fw_get(&fw_tx) - tx_at);
-	CHECK_EQ(st.q_ipackets[0] + st.q_ipackets[1], st.ipackets);
+	CHECK_EQ(comp_qstats_get(pid, &qs), 0);
+	CHECK_EQ(qs.ipackets[0] + qs.ipackets[1], st.ipackets);
 	CHECK_EQ((uint64_t)comp_xstat(pid, "rx_q0_packets") +
 		 (uint64_t)comp_xstat(pid, "rx_q1_packets"), st.ipackets);
 	CHECK_EQ(rte_eth_dev_stop(pid), 0);
@@ -501,7 +507,7 @@ test_stats_across_reconfig(void)
 				    .rss_hf = RTE_ETH_RSS_NONFRAG_IPV4_UDP };
 	struct rte_eth_conf conf;
 	struct rte_ether_addr mac;
-	struct rte_eth_stats st;
+	struct comp_qstats qs;
 	struct rte_mempool *mp;
 	uint32_t per_q[2];
 	int pid;
@@ -524,10 +530,10 @@ test_stats_across_reconfig(void)
 	CHECK_EQ(rte_eth_tx_queue_setup(pid, 0, 256, SOCKET_ID_ANY, NULL), 0);
 	CHECK_EQ(rte_eth_dev_start(pid), 0);
 	check_port_totals(pid, 200, 200, 100);
-	CHECK_EQ(rte_eth_stats_get(pid, &st), 0);
-	CHECK_EQ(st.q_ipackets[0], per_q[0]);
-	CHECK_EQ(st.q_ipackets[1], per_q[1]);
-	CHECK_EQ(st.q_opackets[0], 100);
+	CHECK_EQ(comp_qstats_get(pid, &qs), 0);
+	CHECK_EQ(qs.ipackets[0], per_q[0]);
+	CHECK_EQ(qs.ipackets[1], per_q[1]);
+	CHECK_EQ(qs.opackets[0], 100);
 	CHECK_EQ(comp_xstat(pid, "rx_q0_packets"), per_q[0]);
 	CHECK_EQ(comp_xstat(pid, "tx_q0_packets"), 100);
 
@@ -657,6 +663,7 @@ doorbell_case(const char *mode)
 	struct mana_model_port_stats ms;
 	struct rte_mbuf *b[FW_BURST];
 	char vdev[32], args[96];
+	struct comp_qstats qs;
 	struct rte_eth_stats st;
 	struct rte_mempool *mp;
 	uint64_t end;
@@ -697,8 +704,9 @@ doorbell_case(const char *mode)
 	CHECK_EQ(st.ipackets, DB_FRAMES);
 	CHECK_EQ(st.opackets, DB_FRAMES);
 	CHECK_EQ(st.ierrors + st.oerrors + st.imissed + st.rx_nombuf, 0);
+	CHECK_EQ(comp_qstats_get(pid, &qs), 0);
 	for (q = 0; q < DB_NQ; q++)
-		CHECK_EQ(st.q_ipackets[q], per_q[q]);
+		CHECK_EQ(qs.ipackets[q], per_q[q]);
 	CHECK_EQ(ms.wire_gen_frames, DB_FRAMES);
 	CHECK_EQ(ms.rx_frames, DB_FRAMES);
 	CHECK_EQ(ms.tx_frames, DB_FRAMES);

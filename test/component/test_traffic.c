@@ -206,6 +206,7 @@ io_forward(const char *devargs, uint32_t tx_errors)
 				    .rss_hf = RTE_ETH_RSS_NONFRAG_IPV4_UDP };
 	const uint64_t ok = FWD_N - tx_errors;
 	struct mana_model_port_stats st;
+	struct comp_qstats qs;
 	struct rte_eth_stats es;
 	struct rte_mempool *mp;
 	uint32_t rx_n, tx_n;
@@ -246,8 +247,9 @@ io_forward(const char *devargs, uint32_t tx_errors)
 	CHECK_EQ(es.oerrors, tx_errors);
 	CHECK_EQ(es.ipackets, FWD_N);
 	/* Both queues carried traffic (64 flows spread by RSS). */
-	CHECK(es.q_ipackets[0] > 0 && es.q_ipackets[1] > 0);
-	CHECK_EQ(es.q_ipackets[0] + es.q_ipackets[1], FWD_N);
+	CHECK_EQ(comp_qstats_get(pid, &qs), 0);
+	CHECK(qs.ipackets[0] > 0 && qs.ipackets[1] > 0);
+	CHECK_EQ(qs.ipackets[0] + qs.ipackets[1], FWD_N);
 	CHECK_EQ(rte_eth_dev_stop(pid), 0);
 	comp_vdev_destroy("net_mana_fwd");
 	CHECK_EQ(rte_mempool_avail_count(mp), 2048);

@@ -4,10 +4,15 @@
 
 /*
  * The one place where the DPDK releases net_mana builds against differ:
- * 22.11 (Debian 12), 24.11 LTS (Debian 13) and 25.11 (Debian sid). Every other
- * file is written once for all of them; no version test stands anywhere else,
- * and none in a burst function. doc/user_guide.md, section 9 ("Differences
- * between the releases"), lists them for users.
+ * 22.11 (Debian 12), 23.11 (Ubuntu 24.04), 24.11 LTS (Debian 13) and 25.11
+ * (Debian sid). Every other file is written once for all of them; no version
+ * test stands anywhere else, and none in a burst function. doc/user_guide.md,
+ * section 9 ("Differences between the releases"), lists them for users.
+ *
+ * 23.11 stands between the others: it has the telemetry *_uint adders
+ * (23.03) but not yet the ptype count argument (24.03), the one-argument
+ * RTE_PMD_EXPORT_NAME (25.07) or the int rx_queue_count and split queue
+ * stats (25.11); each test below places it by the release that changed it.
  */
 
 #ifndef MANA_COMPAT_H
@@ -21,7 +26,7 @@
 #include <ethdev_driver.h>
 
 #if RTE_VERSION < RTE_VERSION_NUM(22, 11, 0, 0) || RTE_VERSION >= RTE_VERSION_NUM(25, 12, 0, 0)
-#error "net_mana supports DPDK 22.11, 24.11 and 25.11 (see meson.build)"
+#error "net_mana supports DPDK 22.11, 23.11, 24.11 and 25.11 (see meson.build)"
 #endif
 
 /*

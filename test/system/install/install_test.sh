@@ -237,7 +237,12 @@ run_testpmd() {
 	CC=$1
 	shift
 	# What a system has: meson test points LD_LIBRARY_PATH at the build tree.
+	# A DPDK installed into a prefix is found through LD_LIBRARY_PATH as
+	# its users set it (NET_MANA_DPDK_LIB_DIR, from meson's test setup).
 	unset LD_LIBRARY_PATH
+	if [ -n "${NET_MANA_DPDK_LIB_DIR:-}" ]; then
+		export LD_LIBRARY_PATH=$NET_MANA_DPDK_LIB_DIR
+	fi
 	if [ ! -x "$TESTPMD" ]; then
 		echo "SKIP: $TESTPMD not found"
 		exit 77

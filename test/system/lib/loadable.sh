@@ -13,7 +13,9 @@
 require_loadable() {
 	local missing
 
-	missing=$(LD_LIBRARY_PATH=$2 ldd -r "$1" 2>&1 | grep -m1 'undefined symbol')
+	# NET_MANA_DPDK_LIB_DIR: the libraries of a DPDK installed into a prefix.
+	missing=$(LD_LIBRARY_PATH=$2${NET_MANA_DPDK_LIB_DIR:+:$NET_MANA_DPDK_LIB_DIR} \
+		ldd -r "$1" 2>&1 | grep -m1 'undefined symbol')
 	if [ -n "$missing" ]; then
 		echo "SKIP: $1 cannot load with the replacement libibverbs in $2:"
 		echo "SKIP:   ${missing//$'\t'/ }"

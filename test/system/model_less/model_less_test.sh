@@ -47,7 +47,8 @@ symbols)
 	;;
 vdev)
 	[ -x "$TESTPMD" ] || { echo "SKIP: no $TESTPMD"; exit 77; }
-	out=$(cd / && LD_LIBRARY_PATH=$PMD_DIR timeout 30 "$TESTPMD" --no-huge -m 256 \
+	out=$(cd / && LD_LIBRARY_PATH=$PMD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+		timeout 30 "$TESTPMD" --no-huge -m 256 \
 		--file-prefix "ml_vdev_$$" -l 0 --no-pci -d librte_net_mana.so \
 		--vdev net_mana0 -- --total-num-mbufs=2048 </dev/null 2>&1)
 	echo "$out" | grep -E 'mana|vdev'

@@ -69,10 +69,15 @@ struct op_opts {
 	const char *pool_ops;
 };
 
+/*
+ * Right after the 14-byte Ethernet header, so read and written unaligned:
+ * packed. Spelled as the compiler attribute: DPDK 25.11 deprecates
+ * __rte_packed for __rte_packed_begin/end, which 22.11 lacks.
+ */
 struct op_payload {
 	uint32_t magic;
 	uint32_t seq;
-} __rte_packed;
+} __attribute__((__packed__));
 
 static unsigned int op_fails;
 

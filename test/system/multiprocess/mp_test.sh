@@ -402,9 +402,13 @@ primary_do() {
 # proc-info would read the index of testpmd's ring_mp_mc as ring_sp_sc (the
 # same count, by luck). Loading that library first makes the tables equal
 # (check_pool_ops).
+# Only where the primary links it: a DPDK built with fewer drivers (a prefix
+# of scripts/dpdk-from-source.sh) has none, and another release's copy must
+# never be loaded into its processes.
 MEMPOOL_PRELOAD=librte_mempool_dpaa.so.23
+ldd "$TESTPMD" 2>/dev/null | grep -q "$MEMPOOL_PRELOAD" || MEMPOOL_PRELOAD=
 in_use() {
-	LD_PRELOAD=$(ldconfig -p | grep -q "$MEMPOOL_PRELOAD" && echo "$MEMPOOL_PRELOAD") \
+	LD_PRELOAD=$MEMPOOL_PRELOAD \
 		secondary "$1" "$PROC_INFO" -- --show-mempool=mb_pool_0 || return
 	sed -n 's/.*Count: avail ([0-9]*), in use (\([0-9]*\)).*/\1/p' "$1" | head -1
 }
@@ -621,7 +625,7 @@ run_secondary_own_pool() {
 	ops=$(sed -n 's/.*preferred mempool ops selected: \([a-z_0-9]*\).*/\1/p' "$OUT" | head -1)
 	snapshot before
 	# The same table of mempool drivers as testpmd's (see in_use).
-	LD_PRELOAD=$(ldconfig -p | grep -q "$MEMPOOL_PRELOAD" && echo "$MEMPOOL_PRELOAD") \
+	LD_PRELOAD=$MEMPOOL_PRELOAD \
 		secondary "$po" "$MP_OWN_POOL" --lcores 2@0 --proc-type=secondary -- \
 		--txq 1 --rxq 0 --frames "$n" --seconds 20 --pool-ops "$ops"
 	rc=$?
@@ -771,7 +775,7 @@ run_pdump() {
 	primary_do "start" || return
 
 	# The NIC guide's workaround: the mempool driver tables of both processes equal.
-	pdump_round preload "$k" librte_mempool_dpaa.so.23 || return
+	pdump_round preload "$k" $MEMPOOL_PRELOAD || return
 	check "dpdk-pdump exit status" "$PD_RC" -eq 0
 	check "frames back in the TAP = frames sent" "$N_BACK" -eq "$k"
 	check "port RX during the capture = frames sent" "$D_RX" -eq "$k"

@@ -68,9 +68,17 @@ mkdir -p "$work/orig"
 out=$work/testpmd.log
 stats=$work/model_stats.txt
 
-# Plugins testpmd is linked against (it cannot start without them) and the
-# ring mempool driver; everything else in Debian's directory stays out.
-libs="$(ldd "$testpmd" | awk -v d="$pmds" 'index($3, d) == 1 {print $1}' | tr '\n' ' ') librte_mempool_ring.so.${abi%%.*}"
+# Plugins testpmd or the driver under test is linked against (neither starts
+# without them) and the ring mempool driver; everything else in the directory
+# stays out. Debian links them through $pmds; a DPDK installed from source
+# keeps the files there and links to them in its libdir, hence realpath.
+libs="$( { ldd "$testpmd"
+	LD_LIBRARY_PATH=$ibvm_dir${NET_MANA_DPDK_LIB_DIR:+:$NET_MANA_DPDK_LIB_DIR} ldd "$plugin"
+	} 2>/dev/null | while read -r name _ path _; do
+		case "$path $(realpath -q "$path")" in
+		"$pmds"/*|*" $pmds"/*) echo "$name" ;;
+		esac
+	done | sort -u | tr '\n' ' ')librte_mempool_ring.so.${abi%%.*}"
 
 tx_offloads=0x0
 # A full TX ring (the model's engine thread starved on a loaded machine) must
@@ -94,7 +102,7 @@ for l in $libs; do cp -a $work/orig/\${l%%.so*}.so* $pmds/; done
 cp $work/plugin.so $pmds/librte_net_mana_upstream.so
 umount $work/orig
 export SYSFS_PCI_DEVICES=$work/sysfs/bus/pci/devices
-export LD_LIBRARY_PATH=$ibvm_dir
+export LD_LIBRARY_PATH=$ibvm_dir${NET_MANA_DPDK_LIB_DIR:+:$NET_MANA_DPDK_LIB_DIR}
 [ "$preload" = - ] || export LD_PRELOAD=$preload
 export MANA_MODEL='name=mana_up0,pci=$bdf,sysfs=$work/sysfs,doorbell=shared,coalesce=$coalesce,wire0=gen:count=$frames:lossless=1:len=128:flows=$flows$gen_opt'
 export MANA_MODEL_STATS=$stats

@@ -35,7 +35,8 @@ def query(sock, cmd):
 def via_script(prefix, rss):
     """The same endpoints through DPDK's own client, dpdk-telemetry.py (which
     prints one JSON reply a line when its input is not a terminal)."""
-    script = '/usr/bin/dpdk-telemetry.py'
+    # The tested DPDK's own (a prefix's bin comes first in PATH), else Debian's.
+    script = shutil.which('dpdk-telemetry.py') or '/usr/bin/dpdk-telemetry.py'
     if not os.path.exists(script):
         print('dpdk-telemetry.py not installed (Debian package dpdk-dev): not checked')
         return
@@ -78,7 +79,10 @@ def main():
     ap.add_argument('--testpmd', default='dpdk-testpmd')
     a = ap.parse_args()
     prefix = 'mana_tel_%d' % os.getpid()
-    env = dict(os.environ, LD_LIBRARY_PATH=a.pmd_dir)
+    # The plugin's directory first; DPDK's own libraries (a prefix's) stay found.
+    libs = [a.pmd_dir] + ([os.environ['LD_LIBRARY_PATH']]
+                          if os.environ.get('LD_LIBRARY_PATH') else [])
+    env = dict(os.environ, LD_LIBRARY_PATH=':'.join(libs))
     cmd = [a.testpmd, '--no-huge', '-m', '512', '-l', '0-1', '--file-prefix', prefix,
            '-d', 'librte_net_mana.so', '--vdev',
            'net_mana0,mac=02:00:00:00:00:0a,wire=gen:flows=4:count=100:lossless=1', '--',
