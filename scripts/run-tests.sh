@@ -13,7 +13,14 @@
 #               'model_less' (no software-device code in the plugin; the PCI
 #               and ibdev= paths over the replacement libibverbs of 'build')
 # then, on Debian 12, the same again in a Debian 13 root (DPDK 24.11,
-# rdma-core 56) that scripts/debian13-root.sh makes with debootstrap.
+# rdma-core 56) that scripts/debian13-root.sh makes with debootstrap. The
+# driver there needs a DPDK 24.11 tree for its SDK headers (the archive may
+# not serve Debian 13's dpdk source package): NET_MANA_DEBIAN13_DPDK_SRC, else
+# ../shared/dpdk/dpdk-24.11.tar.xz beside the repository (as CI provides it),
+# checked against ../shared/dpdk/SHA256SUMS (a mismatch: one line, a failure)
+# and unpacked outside the repository, to /var/tmp/net_mana-dpdk/dpdk-24.11
+# (reused while intact). With neither, the root runs what needs no driver
+# and the driver's tests are one SKIP line.
 #
 # Output: one line per platform, "debian12: N passed, N failed" and
 # "debian13: N passed, N failed, N skipped", then the total "N passed,
@@ -24,9 +31,9 @@
 #   --no-debian13   this platform only (also NET_MANA_DEBIAN13=0)
 # Environment:
 #   NET_MANA_DPDK_SRC           DPDK source tree of this machine's DPDK (setup.sh)
-#   NET_MANA_DEBIAN13_DPDK_SRC  a DPDK 24.11 source tree for the Debian 13 root;
-#                               without one (and with no source package served
-#                               there) the driver and its tests print one SKIP line
+#   NET_MANA_DEBIAN13_DPDK_SRC  a DPDK 24.11 source tree for the Debian 13 root
+#                               (default: ../shared/dpdk/dpdk-24.11.tar.xz, above)
+#   NET_MANA_DPDK_UNPACK        where that archive is unpacked (/var/tmp/net_mana-dpdk)
 #   NET_MANA_DEBIAN13_ROOT      where the root is made (default .deps/debian13-root)
 
 set -uo pipefail
@@ -196,16 +203,67 @@ done
 totals=(".deps/counts-$plat")
 
 # ---- Debian 13 root ----------------------------------------------------------
+# The DPDK 24.11 tree of the root's driver-SDK headers when the user gave
+# none: ../shared/dpdk/dpdk-24.11.tar.xz beside the repository (CI), checked
+# against ../shared/dpdk/SHA256SUMS and unpacked outside the repository, to
+# NET_MANA_DPDK_UNPACK (default /var/tmp/net_mana-dpdk)/dpdk-24.11. Reused
+# while its stamp names the archive's checksum and every file still matches
+# the archive (tar --compare). Prints the tree; one line and 1 on error.
+debian13_shared_src() {
+	local dir=$repo/../shared/dpdk name=dpdk-24.11.tar.xz
+	local base=${NET_MANA_DPDK_UNPACK:-/var/tmp/net_mana-dpdk} sum want tree
+	tree=$base/${name%.tar.xz}
+	want=$(awk -v n="$name" '$2 == n || $2 == "*" n { print $1; exit }' \
+		"$dir/SHA256SUMS" 2>/dev/null) || want=
+	if [ -z "$want" ]; then
+		echo "run-tests: debian13: $dir/SHA256SUMS has no entry for $name: not used" >&2
+		return 1
+	fi
+	sum=$(sha256sum < "$dir/$name" | cut -d' ' -f1)
+	if [ "$sum" != "$want" ]; then
+		echo "run-tests: debian13: $dir/$name does not match SHA256SUMS ($sum," \
+			"want $want): not used" >&2
+		return 1
+	fi
+	mkdir -p "$base" || return 1
+	# One unpacker at a time; the tree appears whole or not at all.
+	if ! (
+		flock 9
+		if [ "$(cat "$tree/.net-mana-sha256" 2>/dev/null)" = "$sum" ] &&
+			tar -C "$base" -dJf "$dir/$name" > /dev/null 2>&1; then
+			echo "run-tests: debian13: DPDK 24.11 tree $tree (already unpacked)" >&2
+			exit 0
+		fi
+		rm -rf "$base/.unpack" "$tree" && mkdir "$base/.unpack" &&
+			tar -C "$base/.unpack" -xJf "$dir/$name" &&
+			echo "$sum" > "$base/.unpack/${tree##*/}/.net-mana-sha256" &&
+			mv "$base/.unpack/${tree##*/}" "$tree" && rmdir "$base/.unpack" &&
+			echo "run-tests: debian13: DPDK 24.11 tree unpacked to $tree" >&2
+	) 9> "$base/.lock"; then
+		echo "run-tests: debian13: cannot unpack $dir/$name to $tree" >&2
+		return 1
+	fi
+	echo "$tree"
+}
+
 if [ "$plat" = debian12 ] && [ "$debian13" = 1 ]; then
 	echo "run-tests: debian13: the same suites in a Debian 13 root (scripts/debian13-root.sh)"
 	rm -f .deps/counts-debian13
 	d13_start=$SECONDS
-	bash scripts/debian13-root.sh --counts .deps/counts-debian13 -- \
-		bash scripts/run-tests.sh --no-debian13 --allow-no-driver
-	rc=$?
-	if [ ! -s .deps/counts-debian13 ]; then
-		echo "run-tests: debian13: the root's run ended with status $rc and no counts"
-		echo "0 1 0" > .deps/counts-debian13
+	d13_src=${NET_MANA_DEBIAN13_DPDK_SRC:-}
+	if [ -z "$d13_src" ] && [ -e "$repo/../shared/dpdk/dpdk-24.11.tar.xz" ] &&
+		! d13_src=$(debian13_shared_src); then
+		echo "0 1 0" > .deps/counts-debian13	# refused: the line above says why
+	else
+		NET_MANA_DEBIAN13_DPDK_SRC=$d13_src \
+			bash scripts/debian13-root.sh --counts .deps/counts-debian13 -- \
+			bash scripts/run-tests.sh --no-debian13 --allow-no-driver
+		rc=$?
+		if [ ! -s .deps/counts-debian13 ]; then
+			echo "run-tests: debian13: the root's run ended with status $rc" \
+				"and no counts"
+			echo "0 1 0" > .deps/counts-debian13
+		fi
 	fi
 	echo "run-tests: debian13 took $((SECONDS - d13_start)) s"
 	totals+=(.deps/counts-debian13)
