@@ -13,13 +13,23 @@
 #               'model_less' (no software-device code in the plugin; the PCI
 #               and ibdev= paths over the replacement libibverbs of 'build')
 # then, on Debian 12, the same again in a Debian 13 root (DPDK 24.11,
-# rdma-core 56) that scripts/debian13-root.sh makes with debootstrap, and
-# the suites 'unit', 'component' and 'arm64' in a Debian 12 arm64 root under
-# qemu-user emulation (scripts/arm64-tests.sh).
+# rdma-core 56) that scripts/debian13-root.sh makes with debootstrap. The
+# driver there needs a DPDK 24.11 tree for its SDK headers (the archive may
+# not serve Debian 13's dpdk source package): NET_MANA_DEBIAN13_DPDK_SRC, else
+# ../shared/dpdk/dpdk-24.11.tar.xz beside the repository (as CI provides it),
+# checked against ../shared/dpdk/SHA256SUMS (a mismatch: one line, a failure)
+# and unpacked outside the repository, to /var/tmp/net_mana-dpdk/dpdk-24.11
+# (reused while intact). With neither, the root runs what needs no driver
+# and the driver's tests are one SKIP line.
+# Then the suites 'unit', 'component' and 'arm64' in a Debian 12 arm64 root
+# under qemu-user emulation (scripts/arm64-tests.sh), and, where
+# ../shared/dpdk/dpdk-23.11.tar.xz is beside the repository, 'unit',
+# 'component' and 'testpmd' against DPDK 23.11 built from that tree into a
+# prefix (scripts/dpdk-from-source.sh).
 #
 # Output: one line per platform, "debian12: N passed, N failed" and
 # "debian13: N passed, N failed, N skipped", "debian12-arm64: N passed,
-# N failed, N skipped", then the total "N passed,
+# N failed, N skipped", "source-dpdk23.11: ...", then the total "N passed,
 # N failed[, N skipped]" as the last line. Exit status 0 only if nothing
 # failed and at least one test passed.
 #
@@ -29,9 +39,9 @@
 #   --no-source     no DPDK 23.11 built from source (also NET_MANA_SOURCE_STAGE=0)
 # Environment:
 #   NET_MANA_DPDK_SRC           DPDK source tree of this machine's DPDK (setup.sh)
-#   NET_MANA_DEBIAN13_DPDK_SRC  a DPDK 24.11 source tree for the Debian 13 root;
-#                               without one (and with no source package served
-#                               there) the driver and its tests print one SKIP line
+#   NET_MANA_DEBIAN13_DPDK_SRC  a DPDK 24.11 source tree for the Debian 13 root
+#                               (default: ../shared/dpdk/dpdk-24.11.tar.xz, above)
+#   NET_MANA_DPDK_UNPACK        where that archive is unpacked (/var/tmp/net_mana-dpdk)
 #   NET_MANA_DEBIAN13_ROOT      where the root is made (default .deps/debian13-root)
 
 set -uo pipefail
@@ -72,16 +82,56 @@ if [ -f .deps/no-driver ]; then
 	skips+=("driver build and its tests: $(cat .deps/no-driver)")
 fi
 
+# suite_files DIR SUITE...: the files the tests of these suites of build DIR
+# depend on (meson's introspection), relative to DIR. The sanitizer and
+# fuzzing builds compile only those (with --no-rebuild for meson test): not
+# dpdk-testpmd-mana, the examples or DPDK's own net/mana, which only the
+# suites of 'build' run (in build-asan 136 of 227 build steps, in
+# build-fuzz 43 of 121).
+suite_files() {
+	python3 - "$@" <<'PY'
+import json
+import os
+import sys
+
+bdir, suites = sys.argv[1], set(sys.argv[2:])
+info = os.path.join(bdir, "meson-info")
+with open(os.path.join(info, "intro-tests.json"), encoding="utf-8") as f:
+    tests = json.load(f)
+with open(os.path.join(info, "intro-targets.json"), encoding="utf-8") as f:
+    files = {t["id"]: t["filename"] for t in json.load(f)}
+top = os.path.abspath(bdir)
+need = set()
+for t in tests:
+    if suites & {s.split(":")[-1] for s in t["suite"]}:
+        for d in t["depends"]:
+            need.update(os.path.relpath(p, top) for p in files.get(d, []))
+print("\n".join(sorted(need)))
+PY
+}
+
+# ninja_suites DIR SUITE...: build what those suites need (everything when
+# the introspection names nothing).
+ninja_suites() {
+	local dir=$1 files
+	shift
+	files=$(suite_files "$dir" "$@") || return 1
+	# shellcheck disable=SC2086	# one file name a line, no blanks in them
+	ninja -C "$dir" $files
+}
+
 # ---- Sanitizer build ----------------------------------------------------
 # b_lundef=false: with sanitizers, shared objects keep undefined references
 # to the runtime. The driver options follow the ones setup.sh chose.
 asan_opts=("-Db_sanitize=address,undefined" -Db_lundef=false)
 asan_suites=(--suite unit)
+asan_names=(unit)
 if [ -f .deps/no-driver ]; then
 	asan_opts+=(-Ddriver=false)
 else
 	asan_opts+=(-Ddriver=true "-Ddpdk_src=${NET_MANA_DPDK_SRC:-}")
 	asan_suites+=(--suite component)
+	asan_names+=(component)
 fi
 if [ ${#errors[@]} -eq 0 ]; then
 	if [ -f build-asan/build.ninja ]; then
@@ -90,7 +140,7 @@ if [ ${#errors[@]} -eq 0 ]; then
 	else
 		meson setup build-asan "${asan_opts[@]}" || errors+=("configure build-asan")
 	fi
-	ninja -C build-asan || errors+=("build build-asan")
+	ninja_suites build-asan "${asan_names[@]}" || errors+=("build build-asan")
 fi
 
 # ---- Fuzzers (test/fuzz) ---------------------------------------------------
@@ -111,7 +161,8 @@ if [ ${#errors[@]} -eq 0 ]; then
 	else
 		CC=clang meson setup build-fuzz "${fuzz_opts[@]}" || errors+=("configure build-fuzz")
 	fi
-	[ ! -f build-fuzz/build.ninja ] || ninja -C build-fuzz || errors+=("build build-fuzz")
+	[ ! -f build-fuzz/build.ninja ] || ninja_suites build-fuzz fuzz ||
+		errors+=("build build-fuzz")
 fi
 
 # ---- Build without the software device ------------------------------------
@@ -140,10 +191,11 @@ if [ ${#errors[@]} -eq 0 ]; then
 	echo "run-tests: meson test -C build-asan ${asan_suites[*]} (ASan + UBSan)"
 	ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
-		meson test -C build-asan "${asan_suites[@]}" --print-errorlogs || true
+		meson test -C build-asan --no-rebuild "${asan_suites[@]}" --print-errorlogs ||
+			true
 
 	echo "run-tests: meson test -C build-fuzz --suite fuzz (libFuzzer)"
-	meson test -C build-fuzz --suite fuzz --print-errorlogs || true
+	meson test -C build-fuzz --no-rebuild --suite fuzz --print-errorlogs || true
 
 	if [ "$nomodel" = 1 ]; then
 		echo "run-tests: meson test -C build-nomodel (-Dmodel=false)"
@@ -205,16 +257,67 @@ done
 totals=(".deps/counts-$plat")
 
 # ---- Debian 13 root ----------------------------------------------------------
+# The DPDK 24.11 tree of the root's driver-SDK headers when the user gave
+# none: ../shared/dpdk/dpdk-24.11.tar.xz beside the repository (CI), checked
+# against ../shared/dpdk/SHA256SUMS and unpacked outside the repository, to
+# NET_MANA_DPDK_UNPACK (default /var/tmp/net_mana-dpdk)/dpdk-24.11. Reused
+# while its stamp names the archive's checksum and every file still matches
+# the archive (tar --compare). Prints the tree; one line and 1 on error.
+debian13_shared_src() {
+	local dir=$repo/../shared/dpdk name=dpdk-24.11.tar.xz
+	local base=${NET_MANA_DPDK_UNPACK:-/var/tmp/net_mana-dpdk} sum want tree
+	tree=$base/${name%.tar.xz}
+	want=$(awk -v n="$name" '$2 == n || $2 == "*" n { print $1; exit }' \
+		"$dir/SHA256SUMS" 2>/dev/null) || want=
+	if [ -z "$want" ]; then
+		echo "run-tests: debian13: $dir/SHA256SUMS has no entry for $name: not used" >&2
+		return 1
+	fi
+	sum=$(sha256sum < "$dir/$name" | cut -d' ' -f1)
+	if [ "$sum" != "$want" ]; then
+		echo "run-tests: debian13: $dir/$name does not match SHA256SUMS ($sum," \
+			"want $want): not used" >&2
+		return 1
+	fi
+	mkdir -p "$base" || return 1
+	# One unpacker at a time; the tree appears whole or not at all.
+	if ! (
+		flock 9
+		if [ "$(cat "$tree/.net-mana-sha256" 2>/dev/null)" = "$sum" ] &&
+			tar -C "$base" -dJf "$dir/$name" > /dev/null 2>&1; then
+			echo "run-tests: debian13: DPDK 24.11 tree $tree (already unpacked)" >&2
+			exit 0
+		fi
+		rm -rf "$base/.unpack" "$tree" && mkdir "$base/.unpack" &&
+			tar -C "$base/.unpack" -xJf "$dir/$name" &&
+			echo "$sum" > "$base/.unpack/${tree##*/}/.net-mana-sha256" &&
+			mv "$base/.unpack/${tree##*/}" "$tree" && rmdir "$base/.unpack" &&
+			echo "run-tests: debian13: DPDK 24.11 tree unpacked to $tree" >&2
+	) 9> "$base/.lock"; then
+		echo "run-tests: debian13: cannot unpack $dir/$name to $tree" >&2
+		return 1
+	fi
+	echo "$tree"
+}
+
 if [ "$plat" = debian12 ] && [ "$debian13" = 1 ]; then
 	echo "run-tests: debian13: the same suites in a Debian 13 root (scripts/debian13-root.sh)"
 	rm -f .deps/counts-debian13
 	d13_start=$SECONDS
-	bash scripts/debian13-root.sh --counts .deps/counts-debian13 -- \
-		bash scripts/run-tests.sh --no-debian13 --allow-no-driver
-	rc=$?
-	if [ ! -s .deps/counts-debian13 ]; then
-		echo "run-tests: debian13: the root's run ended with status $rc and no counts"
-		echo "0 1 0" > .deps/counts-debian13
+	d13_src=${NET_MANA_DEBIAN13_DPDK_SRC:-}
+	if [ -z "$d13_src" ] && [ -e "$repo/../shared/dpdk/dpdk-24.11.tar.xz" ] &&
+		! d13_src=$(debian13_shared_src); then
+		echo "0 1 0" > .deps/counts-debian13	# refused: the line above says why
+	else
+		NET_MANA_DEBIAN13_DPDK_SRC=$d13_src \
+			bash scripts/debian13-root.sh --counts .deps/counts-debian13 -- \
+			bash scripts/run-tests.sh --no-debian13 --allow-no-driver
+		rc=$?
+		if [ ! -s .deps/counts-debian13 ]; then
+			echo "run-tests: debian13: the root's run ended with status $rc" \
+				"and no counts"
+			echo "0 1 0" > .deps/counts-debian13
+		fi
 	fi
 	echo "run-tests: debian13 took $((SECONDS - d13_start)) s"
 	totals+=(.deps/counts-debian13)

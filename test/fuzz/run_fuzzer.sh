@@ -28,7 +28,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 # (UBSan findings must fail the run: -fsanitize=undefined alone only reports.)
 export UBSAN_OPTIONS="$UBSAN_OPTIONS:halt_on_error=1"
 
-opts=(-timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts/$name-")
+# -error_exitcode: libFuzzer's default, 77, is meson's SKIP: a crash must fail.
+opts=(-timeout=10 -rss_limit_mb=2048 -error_exitcode=1 -artifact_prefix="$artifacts/$name-")
 if [ -d "$regress" ] && [ -n "$(ls -A "$regress")" ]; then
 	echo "$name: replaying $(ls "$regress" | wc -l) regression inputs"
 	"$fuzzer" "${opts[@]}" -runs=1 "$regress"/*

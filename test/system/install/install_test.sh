@@ -123,6 +123,7 @@ ns_overlay() {
 tp_spawn() {
 	mkfifo "$W/in"
 	exec 3<>"$W/in"
+	: >"$OUT"	# before the waits read it (testpmd_harness.sh, testpmd_spawn)
 	timeout -k 5 $((DEADLINE_S + 30)) stdbuf -oL -eL "$TESTPMD" -l 0-1 --no-huge -m 512 \
 		--no-pci --file-prefix "inst_$$" --log-level=lib.eal:debug \
 		--log-level='pmd.net.mana.*:notice' --vdev "$1" \

@@ -161,6 +161,9 @@ testpmd_spawn() {
 	# Opened read-write so that testpmd never sees end of file before `quit`.
 	# stdout is a file: line-buffered (stdbuf) so that the polling sees each line.
 	exec 3<>"$W/in"
+	# OUT exists before testpmd's shell opens it: count_text on a missing file
+	# prints nothing, and the waits would take that for the text found.
+	: >"$OUT"
 	LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 	timeout -k 5 "$limit" stdbuf -oL -eL "$TESTPMD" -l 0-1 "${mem[@]}" \
 		"${first[@]}" "${ours[@]}" "${after[@]}" "${logs[@]}" \

@@ -622,7 +622,14 @@ run_secondary_own_pool() {
 		return
 	fi
 	start_primary "wire=loop" --forward-mode=io --rxq=1 --txq=2
+	# Printed before the prompt; waited for all the same: once (Debian 13 root,
+	# load 19 on 2 CPUs) it was not read, and the secondary got --pool-ops "".
+	wait_text "preferred mempool ops selected: " || return
 	ops=$(sed -n 's/.*preferred mempool ops selected: \([a-z_0-9]*\).*/\1/p' "$OUT" | head -1)
+	if [ -z "$ops" ]; then
+		fail "no mempool driver name in testpmd's 'preferred mempool ops selected' line"
+		return
+	fi
 	snapshot before
 	# The same table of mempool drivers as testpmd's (see in_use).
 	LD_PRELOAD=$MEMPOOL_PRELOAD \
