@@ -217,7 +217,7 @@ read_doorbell(const struct mana_rxq *rxq)
 		FUZZ_CHECK(size == rxq->buf_size, "SGE size %u, buffer %u", size, rxq->buf_size);
 		FUZZ_CHECK(lkey == (h.lkey_mode == LK_POOL ? LKEY_POOL : LKEY_LOOKUP),
 			   "SGE lkey %#x", lkey);
-		m = (struct rte_mbuf *)((uintptr_t)w[2] - rxq->data_off - sizeof(struct rte_mbuf));
+		m = (struct rte_mbuf *)((uintptr_t)w[2] - rxq->buf_off);
 		k = obj_index(m);
 		FUZZ_CHECK(k >= 0, "WQE address %#lx is no mbuf of the pool", (unsigned long)w[2]);
 		FUZZ_CHECK(!h.with_app[k], "posted an mbuf the application holds");
@@ -430,6 +430,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rxq->desc_mask = nb_desc - 1;
 	rxq->buf_size = rte_pktmbuf_data_room_size(pool) - RTE_PKTMBUF_HEADROOM;
 	rxq->data_off = RTE_PKTMBUF_HEADROOM;
+	/* as mana_rxq.c: the data of a posted mbuf m lies at (char *)m + buf_off */
+	rxq->buf_off = sizeof(struct rte_mbuf) + rte_pktmbuf_priv_size(pool) + rxq->data_off;
 	rxq->mbuf_rearm = rearm_template(rxq->data_off);
 	rxq->vlan_reinsert = (data[0] & 8) ? GDMA_SET(MANA_RXCQE_VLAN_PRESENT, 1) : 0;
 	/* The rings at their exact sizes (mana_rxq.c checks the device's against nb_desc). */
