@@ -255,6 +255,7 @@ for s in "${skips[@]}"; do
 	echo "SKIP: $plat: $s"
 done
 totals=(".deps/counts-$plat")
+echo "run-tests: $plat took $SECONDS s"
 
 # ---- Debian 13 root ----------------------------------------------------------
 # The DPDK 24.11 tree of the root's driver-SDK headers when the user gave
@@ -330,8 +331,10 @@ if [ "$plat" = debian12 ] && [ "$arm64" = 1 ]; then
 	echo "run-tests: debian12-arm64: unit, component, arm64 suites under qemu-user" \
 		"(scripts/arm64-tests.sh)"
 	rm -f .deps/counts-debian12-arm64
+	arm64_start=$SECONDS
 	bash scripts/arm64-tests.sh --counts .deps/counts-debian12-arm64
 	[ -s .deps/counts-debian12-arm64 ] || echo "0 1 0" > .deps/counts-debian12-arm64
+	echo "run-tests: debian12-arm64 took $((SECONDS - arm64_start)) s"
 	totals+=(.deps/counts-debian12-arm64)
 fi
 
