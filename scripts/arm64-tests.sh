@@ -13,8 +13,8 @@
 #      replacement libraries, dpdk-testpmd-mana, examples, tests, bench):
 #      cross   (default; gcc-aarch64-linux-gnu is installed here if missing)
 #              here with aarch64-linux-gnu-gcc 12 and the root as sysroot, in
-#              the root's copy of the tree (DPDK's example sources: this
-#              machine's dpdk-doc, the same 22.11 release);
+#              the root's copy of the tree (DPDK's example sources: the
+#              root's dpdk-doc);
 #      native  in the root, its gcc 12 under emulation (about 15 times
 #              slower: 20 files of lib/mana_model took 149 s against 10 s);
 #   3. test in the root: meson's suites 'unit', 'component' and 'arm64' (the
@@ -65,12 +65,13 @@ in_root_packages() {
 	local p st missing=()
 	# Both: what the tests run (dpdk-testpmd is in dpdk-dev, meson runs them)
 	# and, for the cross build, the sysroot's headers, libraries and .pc files.
+	# dpdk-doc: DPDK's example sources (l3fwd, l2fwd, skeleton), which the
+	# build takes from the DPDK prefix it finds: the root's /usr, in both modes.
 	local packages=(python3 meson libdpdk-dev dpdk-dev libibverbs-dev ibverbs-providers
-		libnuma-dev libpcap-dev iproute2)
+		libnuma-dev libpcap-dev iproute2 dpdk-doc)
 
-	# native: the compiler, and the DPDK example sources (the cross build
-	# takes this machine's); no DPDK tree given: apt-get source, dpkg-source
-	[ "$1" = cross ] || packages+=(gcc libc6-dev ninja-build pkg-config dpdk-doc)
+	# native: the compiler; no DPDK tree given: apt-get source, dpkg-source
+	[ "$1" = cross ] || packages+=(gcc libc6-dev ninja-build pkg-config)
 	[ -n "${NET_MANA_DPDK_SRC:-}" ] || packages+=(dpkg-dev xz-utils)
 	for p in "${packages[@]}"; do
 		st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) || st=
