@@ -119,36 +119,12 @@ in_root_test() {
 		# the tests that did not pass, as meson printed them
 		grep -E '^ *[0-9]+/[0-9]+ ' .deps/arm64-test.log | grep -v -E ' (OK|SKIP) ' || true
 	fi
-	python3 - "$plat" "$(cat .deps/arm64-errors 2>/dev/null)" <<'PY'
-import json
-import sys
-
-plat, errors = sys.argv[1], [e for e in sys.argv[2].split("\n") if e]
-passed = skipped = 0
-failures = [f"step failed: {e}" for e in errors]
-try:
-    with open("build/meson-logs/testlog.json", encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            t = json.loads(line)
-            res = t.get("result", "")
-            if res in ("OK", "EXPECTEDFAIL"):
-                passed += 1
-            elif res == "SKIP":
-                skipped += 1
-            else:
-                failures.append(f"{t.get('name', '?')}: {res}")
-except FileNotFoundError:
-    if not errors:
-        failures.append("no test log")
-if failures:
-    print("arm64-tests: problems:")
-    for x in failures:
-        print("  " + x)
-with open(f".deps/counts-{plat}", "w", encoding="utf-8") as f:
-    f.write(f"{passed} {len(failures)} {skipped}\n")
-PY
+	local err_args=() e
+	while IFS= read -r e; do
+		err_args+=(--error "$e")
+	done < <(cat .deps/arm64-errors 2>/dev/null)
+	python3 scripts/test-counts.py --problems "arm64-tests:" "${err_args[@]}" \
+		".deps/counts-$plat" "=build/meson-logs/testlog.json"
 }
 
 if [ -n "$step" ]; then

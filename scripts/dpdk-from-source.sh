@@ -266,28 +266,8 @@ if step net_mana-install meson install -C "$nm_build" --no-rebuild --quiet; then
 		xargs -r rmdir --ignore-fail-on-non-empty 2>/dev/null
 fi
 
-read -r passed failed skipped < <(python3 - "$nm_build/meson-logs/testlog.json" <<'PY'
-import json
-import sys
-
-p = f = s = 0
-try:
-    with open(sys.argv[1], encoding="utf-8") as log:
-        for line in log:
-            if not line.strip():
-                continue
-            res = json.loads(line).get("result", "")
-            if res in ("OK", "EXPECTEDFAIL"):
-                p += 1
-            elif res == "SKIP":
-                s += 1
-            else:
-                f += 1
-except FileNotFoundError:
-    f = 1
-print(p, f, s)
-PY
-)
+read -r passed failed skipped < <(python3 "$repo/scripts/test-counts.py" - \
+	"=$nm_build/meson-logs/testlog.json")
 # The install and autoload check count as one test.
 if [ "$installed" = 1 ]; then
 	passed=$((passed + 1))

@@ -207,50 +207,15 @@ fi
 # ---- This platform's counts ------------------------------------------------
 # "passed failed skipped" in .deps/counts-<platform>; the failures are listed.
 mkdir -p .deps
-python3 - "$plat" "${#skips[@]}" "$nomodel" "${errors[@]}" <<'PY'
-import json
-import sys
-
-plat, extra_skips, nomodel, errors = (sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1",
-                                      sys.argv[4:])
-runs = [("build", "build/meson-logs/testlog.json"),
-        ("build-asan", "build-asan/meson-logs/testlog.json"),
-        ("build-fuzz", "build-fuzz/meson-logs/testlog.json")]
-if nomodel:
-    runs.append(("build-nomodel", "build-nomodel/meson-logs/testlog.json"))
-passed = 0
-skipped = extra_skips
-failures = []
-for name, path in runs:
-    try:
-        f = open(path, encoding="utf-8")
-    except FileNotFoundError:
-        failures.append(f"{name}: no test log (build or test run failed)")
-        continue
-    with f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            t = json.loads(line)
-            res = t.get("result", "")
-            if res in ("OK", "EXPECTEDFAIL"):
-                passed += 1
-            elif res == "SKIP":
-                skipped += 1
-            else:       # FAIL, TIMEOUT, ERROR, UNEXPECTEDPASS, ...
-                failures.append(f"{name}: {t.get('name', '?')}: {res}")
-for e in errors:
-    failures.append(f"step failed: {e}")
-# A failed test, a step that failed, or a run that left no log: one each.
-failed_total = len(failures)
-if failures:
-    print(f"run-tests: {plat}: problems:")
-    for x in failures:
-        print("  " + x)
-with open(f".deps/counts-{plat}", "w", encoding="utf-8") as f:
-    f.write(f"{passed} {failed_total} {skipped}\n")
-PY
+runs=(build=build/meson-logs/testlog.json build-asan=build-asan/meson-logs/testlog.json
+	build-fuzz=build-fuzz/meson-logs/testlog.json)
+[ "$nomodel" = 0 ] || runs+=(build-nomodel=build-nomodel/meson-logs/testlog.json)
+err_args=()
+for e in "${errors[@]}"; do
+	err_args+=(--error "$e")
+done
+python3 scripts/test-counts.py --problems "run-tests: $plat:" --log-after-error \
+	--skips "${#skips[@]}" "${err_args[@]}" ".deps/counts-$plat" "${runs[@]}"
 for s in "${skips[@]}"; do
 	echo "SKIP: $plat: $s"
 done
