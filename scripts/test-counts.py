@@ -15,6 +15,8 @@ result (FAIL, TIMEOUT, ERROR, UNEXPECTEDPASS, ...) fails. A step failed
   --problems HEAD    list the failures under the line "HEAD problems:"
   --log-after-error  a missing log is a failure even after a step failed
                      (else a failed step already stands for it)
+  --tail N           with --problems, the last N lines a failed test printed
+                     (default 15), so that a CI log shows why
 A NAME of '' labels nothing (the run's failures show the test name alone).
 """
 
@@ -29,12 +31,13 @@ def main():
     ap.add_argument("--error", action="append", default=[])
     ap.add_argument("--problems")
     ap.add_argument("--log-after-error", action="store_true")
+    ap.add_argument("--tail", type=int, default=15)
     ap.add_argument("out")
     ap.add_argument("runs", nargs="+")
     a = ap.parse_args()
 
     errors = [e for e in a.error if e]
-    passed, skipped, failures = 0, a.skips, []
+    passed, skipped, failures, tails = 0, a.skips, [], []
     for run in a.runs:
         name, _, path = run.partition("=")
         label = f"{name}: " if name else ""
@@ -56,11 +59,18 @@ def main():
                     skipped += 1
                 else:
                     failures.append(f"{label}{t.get('name', '?')}: {res}")
+                    out = (t.get("stdout") or "").rstrip("\n").split("\n")
+                    tails.append((failures[-1], out[-a.tail:] if a.tail > 0 else []))
     failures += [f"step failed: {e}" for e in errors]
     if failures and a.problems:
         print(f"{a.problems} problems:")
         for x in failures:
             print("  " + x)
+        for head, lines in tails:
+            if lines and lines != [""]:
+                print(f"{a.problems} last lines of {head}")
+                for x in lines:
+                    print("    " + x)
     counts = f"{passed} {len(failures)} {skipped}\n"
     if a.out == "-":
         sys.stdout.write(counts)

@@ -395,13 +395,19 @@ PY
 
 # scatter_pcap: 2048-byte mbufs, MTU 9000 (NIC guide, "Receive"): frames of
 # 64..9014 bytes replayed from a capture arrive in chains of up to 5 mbufs,
-# leave as multi-segment packets and are captured again byte-exact.
+# leave as multi-segment packets and are captured again byte-exact, every one.
+# The capture replays faster than a full TX ring of 5-segment packets drains
+# when the machine is loaded (CI under qemu-user: 64 of 366 dropped by
+# testpmd), so testpmd retries a short burst for up to 1 s (io retry) and
+# nothing may be dropped.
 run_scatter_pcap() {
 	local n res out bad sizes dropped
 
 	n=$(write_jumbo_pcap "$W/jumbo.pcap")
 	start_testpmd "wire=pcap:rx=$W/jumbo.pcap:tx=$W/out.pcap" --forward-mode=io \
 		--mbuf-size=2048 --max-pkt-len=9018 --enable-scatter
+	cmd "set fwd io retry"
+	cmd "set burst tx delay 100 retry 10000"
 	cmd "show rxq info 0 0"
 	cmd "start"
 	wait_xstat rx_good_packets -ge "$n"
@@ -417,7 +423,7 @@ run_scatter_pcap() {
 	check "NIC RX-errors" "$(nic RX-errors)" -eq 0
 	check "rx_truncated" "$(xstat rx_truncated)" -eq 0
 	check "dev_queue_errors" "$(xstat dev_queue_errors)" -eq 0
-	check "forward TX-dropped (ring full)" "${dropped:-0}" -lt $((n / 10))
+	check "forward TX-dropped (io retry)" "${dropped:-0}" -eq 0
 	res=$(compare_pcaps "$W/jumbo.pcap" "$W/out.pcap")
 	read -r out bad sizes <<< "$res"
 	check "captured frames + TX-dropped" $((${out:-0} + ${dropped:-0})) -eq "$n"
