@@ -11,7 +11,10 @@
  * repeated) and a new key given to the running port steer the next frames
  * (the RX side is built again); given to a stopped port they hold after the
  * start and after a restart. Tables the device cannot express are refused
- * with -EINVAL and change nothing.
+ * with -EINVAL and change nothing. Partial updates (a mask) are merged with
+ * the table in effect: taken when the merge has the device's shape, refused
+ * with the exact log line otherwise; a merge the device cannot be given (it
+ * is reset meanwhile) leaves the old table in effect.
  */
 
 #include <errno.h>
@@ -321,6 +324,294 @@ test_rss8(void)
 	rss_case(8);
 }
 
+/* Update only the entries in `mask` (one bit per entry) to the queues of t. */
+static int
+reta_set_masked(uint16_t pid, const uint16_t t[64], uint64_t mask)
+{
+	struct rte_eth_rss_reta_entry64 r[1];
+	int i;
+
+	memset(r, 0, sizeof(r));
+	r[0].mask = mask;
+	for (i = 0; i < 64; i++)
+		r[0].reta[i] = (mask >> i) & 1 ? t[i] : UINT16_MAX;
+	return rte_eth_dev_rss_reta_update(pid, r, 64);
+}
+
+/* The entries i with i % nq in `slots` (bit s: slot s). */
+static uint64_t
+reta_class_mask(uint16_t nq, uint64_t slots)
+{
+	uint64_t m = 0;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		if ((slots >> (i % nq)) & 1)
+			m |= 1ull << i;
+	return m;
+}
+
+/* A refused update logs exactly `want` and leaves the table `keep`. */
+static void
+reta_refused(uint16_t pid, const uint16_t t[64], uint64_t mask, const char *want,
+	     const uint16_t keep[64])
+{
+	uint16_t got[64];
+	char log[4096];
+	FILE *f;
+	int i;
+
+	f = comp_log_begin(log, sizeof(log));
+	REQUIRE(f != NULL);
+	CHECK_EQ(reta_set_masked(pid, t, mask), -EINVAL);
+	comp_log_end(f);
+	CHECK_MSG(strstr(log, want) != NULL, "want '%s'; log: %s", want, log);
+	REQUIRE_EQ(reta_get(pid, got), 0);
+	for (i = 0; i < 64; i++)
+		CHECK_EQ(got[i], keep[i]);
+}
+
+/* The table in effect is `t`: ethdev's query says so and injected frames follow it. */
+static void
+reta_in_effect(uint16_t pid, uint16_t nq, struct mana_model *m,
+	       const struct rte_ether_addr *mac, const uint16_t t[64])
+{
+	uint32_t per_q[MAX_Q], q;
+	uint16_t got[64];
+	int i;
+
+	REQUIRE_EQ(reta_get(pid, got), 0);
+	for (i = 0; i < 64; i++)
+		CHECK_MSG(got[i] == t[i], "entry %d: queue %u, want %u", i, got[i], t[i]);
+	inject_mix(m, mac);
+	CHECK_EQ(rx_check_rss(pid, nq, INJ_COUNT, key1, t, per_q), INJ_COUNT);
+	for (q = 0; q < nq; q++)
+		CHECK_MSG(per_q[q] > 0, "queue %u got nothing of %u frames", q, INJ_COUNT);
+}
+
+/*
+ * Partial RETA updates (issue 31): the entries of the mask merged with the
+ * table in effect, accepted when the merge is a permutation of the queues
+ * repeated every nq entries, else refused with one line naming the entries
+ * and what would pass; the table in effect is then unchanged.
+ */
+static void
+reta_partial_case(uint16_t nq)
+{
+	struct comp_port_cfg pc = {
+		.nb_rxq = nq, .nb_txq = 1, .rss = true, .rss_key = key1,
+		.rss_hf = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP |
+			  RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_IPV6 |
+			  RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_NONFRAG_IPV6_TCP,
+	};
+	uint16_t cur[64], t[64];
+	struct rte_ether_addr mac;
+	struct rte_mempool *mp;
+	struct mana_model *m;
+	char name[32], pool[32], want[256], cls[32];
+	int pid, i;
+
+	snprintf(name, sizeof(name), "net_mana_retap%u", nq);
+	snprintf(pool, sizeof(pool), "retap_pool%u", nq);
+	REQUIRE_EQ(comp_vdev_create(name, ""), 0);
+	pid = comp_port_of(name, 0);
+	m = mana_model_find(name);
+	REQUIRE(pid >= 0 && m != NULL);
+	rte_eth_macaddr_get(pid, &mac);
+	mp = comp_pool(pool, nq * 256 + 1024, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	for (i = 0; i < 64; i++)
+		cur[i] = i % nq;
+
+	/* testpmd's "port config 0 rss reta (0,1)(1,0)": the copies keep the old queues. */
+	memcpy(t, cur, sizeof(t));
+	t[0] = 1;
+	t[1] = 0;
+	if (nq == 4)
+		snprintf(cls, sizeof(cls), "0, 4, ..., 60");
+	else
+		snprintf(cls, sizeof(cls), "0, 8, ..., 56");
+	snprintf(want, sizeof(want), "port %d: RETA entry %u = queue 0 (kept) but entry 0 = "
+		 "queue 1 (updated): the device repeats entries 0..%u over its 64, so entries "
+		 "%s must name the same queue", pid, nq, nq - 1, cls);
+	reta_refused(pid, t, 0x3, want, cur);
+
+	/* Every copy of entry 0 to queue 1, entry 1 kept: queue 1 twice per period. */
+	for (i = 0; i < 64; i++)
+		t[i] = i % nq == 0 ? 1 : cur[i];
+	snprintf(want, sizeof(want), "port %d: RETA entries 0 (updated) and 1 (kept) both "
+		 "name queue 1: entries 0..%u must name each of the %u RX queues once (a "
+		 "permutation, repeated every %u entries)", pid, nq - 1, nq, nq);
+	reta_refused(pid, t, reta_class_mask(nq, 0x1), want, cur);
+
+	/* Entry 5 alone to the queue it already has: a no-op, accepted. */
+	CHECK_EQ(reta_set_masked(pid, cur, 1ull << 5), 0);
+
+	/* Queues 0 and 1 swapped in all their entries (2 * 64 / nq of them). */
+	for (i = 0; i < 64; i++)
+		t[i] = i % nq == 0 ? 1 : i % nq == 1 ? 0 : cur[i];
+	CHECK_EQ(reta_set_masked(pid, t, reta_class_mask(nq, 0x3)), 0);
+	memcpy(cur, t, sizeof(cur));
+	reta_in_effect(pid, nq, m, &mac, cur);
+
+	/* Then the last two slots swapped: merged with that table, not the default. */
+	for (i = 0; i < 64; i++)
+		t[i] = i % nq == nq - 2 ? nq - 1 : i % nq == nq - 1 ? nq - 2 : 0xdead;
+	CHECK_EQ(reta_set_masked(pid, t, reta_class_mask(nq, 3ull << (nq - 2))), 0);
+	for (i = 0; i < 64; i++)
+		if (i % nq >= nq - 2)
+			cur[i] = t[i];
+	reta_in_effect(pid, nq, m, &mac, cur);
+
+	/* On a stopped port: stored, in effect after the start. */
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	for (i = 0; i < 64; i++)
+		t[i] = i % nq == 0 ? cur[1] : i % nq == 1 ? cur[0] : 0xdead;
+	CHECK_EQ(reta_set_masked(pid, t, reta_class_mask(nq, 0x3)), 0);
+	for (i = 0; i < 64; i++)
+		if (i % nq < 2)
+			cur[i] = t[i];
+	CHECK_EQ(rte_eth_dev_start(pid), 0);
+	CHECK_EQ(comp_rx_drain(pid, nq, 20), 0);
+	reta_in_effect(pid, nq, m, &mac, cur);
+
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	comp_vdev_destroy(name);
+	CHECK_EQ(rte_mempool_avail_count(mp), nq * 256 + 1024);
+	rte_mempool_free(mp);
+}
+
+static void
+test_reta_partial4(void)
+{
+	reta_partial_case(4);
+}
+
+static void
+test_reta_partial8(void)
+{
+	reta_partial_case(8);
+}
+
+/* ERR_RECOVERING callback: holds the EAL interrupt thread until released. */
+static struct {
+	uint32_t entered, release, success;
+} hold;
+
+static int
+hold_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
+{
+	uint64_t end = comp_now_ms() + COMP_WAIT_MS;
+
+	RTE_SET_USED(port);
+	RTE_SET_USED(arg);
+	RTE_SET_USED(ret);
+	if (type == RTE_ETH_EVENT_RECOVERY_SUCCESS) {
+		__atomic_store_n(&hold.success, 1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	__atomic_store_n(&hold.entered, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&hold.release, __ATOMIC_ACQUIRE) && comp_now_ms() < end)
+		comp_sleep_ms(1);
+	return 0;
+}
+
+static bool
+hold_wait(uint32_t *flag)
+{
+	uint64_t end = comp_now_ms() + COMP_WAIT_MS;
+
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+		if (comp_now_ms() > end)
+			return false;
+		comp_sleep_ms(1);
+	}
+	return true;
+}
+
+/*
+ * A merged table that cannot be put in effect leaves the old one: the device
+ * is reset while the driver has not yet seen the event (its ERR_RECOVERING
+ * callback holds the interrupt thread before the driver marks the reset), so
+ * building the started port's RX side again over the new table fails. The
+ * update returns the error, reta_query still gives the old table (a new key
+ * likewise leaves the old one), and after the recovery and a restart the
+ * frames follow the old table and key.
+ */
+static void
+test_reta_update_fails(void)
+{
+	struct comp_port_cfg pc = {
+		.nb_rxq = 4, .nb_txq = 1, .rss = true, .rss_key = key1,
+		.rss_hf = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP |
+			  RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_IPV6 |
+			  RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_NONFRAG_IPV6_TCP,
+	};
+	static const uint16_t perm4[4] = { 2, 3, 0, 1 };
+	uint16_t cur[64], t[64];
+	struct rte_eth_rss_conf rc;
+	uint8_t key[40];
+	struct rte_ether_addr mac;
+	struct rte_mempool *mp;
+	struct mana_model *m;
+	int pid, i, ret;
+
+	REQUIRE_EQ(comp_vdev_create("net_mana_retaf", ""), 0);
+	pid = comp_port_of("net_mana_retaf", 0);
+	m = mana_model_find("net_mana_retaf");
+	REQUIRE(pid >= 0 && m != NULL);
+	rte_eth_macaddr_get(pid, &mac);
+	mp = comp_pool("retaf_pool", 4 * 256 + 1024, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	for (i = 0; i < 64; i++)
+		cur[i] = perm4[i % 4];
+	CHECK_EQ(reta_set(pid, cur), 0);
+
+	REQUIRE_EQ(rte_eth_dev_callback_register(pid, RTE_ETH_EVENT_ERR_RECOVERING, hold_cb,
+						 NULL), 0);
+	REQUIRE_EQ(rte_eth_dev_callback_register(pid, RTE_ETH_EVENT_RECOVERY_SUCCESS, hold_cb,
+						 NULL), 0);
+	REQUIRE_EQ(mana_model_reset(m, 50), 0);
+	REQUIRE(hold_wait(&hold.entered));
+	/* Queues 2 and 0 swapped (entries 0 mod 4 and 2 mod 4): a table the device takes. */
+	for (i = 0; i < 64; i++)
+		t[i] = cur[(i + 2) % 4];
+	ret = reta_set_masked(pid, t, reta_class_mask(4, 0x5));
+	CHECK_MSG(ret < 0, "update on a device that is down: %d", ret);
+	REQUIRE_EQ(reta_get(pid, t), 0);
+	for (i = 0; i < 64; i++)
+		CHECK_MSG(t[i] == cur[i], "entry %d: queue %u, want the old %u", i, t[i], cur[i]);
+	/* The key likewise: refused, key1 stays (reta_in_effect below hashes with key1). */
+	memset(&rc, 0, sizeof(rc));
+	rc.rss_key = (uint8_t *)(uintptr_t)key2;
+	rc.rss_key_len = 40;
+	rc.rss_hf = pc.rss_hf;
+	ret = rte_eth_dev_rss_hash_update(pid, &rc);
+	CHECK_MSG(ret < 0, "key update on a device that is down: %d", ret);
+	memset(&rc, 0, sizeof(rc));
+	rc.rss_key = key;
+	rc.rss_key_len = sizeof(key);
+	CHECK_EQ(rte_eth_dev_rss_hash_conf_get(pid, &rc), 0);
+	CHECK(memcmp(key, key1, 40) == 0);
+	__atomic_store_n(&hold.release, 1, __ATOMIC_RELEASE);
+	REQUIRE(hold_wait(&hold.success));
+	rte_eth_dev_callback_unregister(pid, RTE_ETH_EVENT_ERR_RECOVERING, hold_cb, NULL);
+	rte_eth_dev_callback_unregister(pid, RTE_ETH_EVENT_RECOVERY_SUCCESS, hold_cb, NULL);
+
+	/* The failed rebuild stopped every RX queue: a restart brings them back. */
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(rte_eth_dev_start(pid), 0);
+	CHECK_EQ(comp_rx_drain(pid, 4, 20), 0);
+	reta_in_effect(pid, 4, m, &mac, cur);
+
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	comp_vdev_destroy("net_mana_retaf");
+	CHECK_EQ(rte_mempool_avail_count(mp), 4 * 256 + 1024);
+	rte_mempool_free(mp);
+}
+
 /* Non-IP frames carry no hash and go to the table's last queue (the default RX object). */
 static void
 test_non_ip(void)
@@ -381,6 +672,9 @@ static const struct comp_case cases[] = {
 	{ "rss4", test_rss4 },
 	{ "rss8", test_rss8 },
 	{ "non_ip", test_non_ip },
+	{ "reta_partial4", test_reta_partial4 },
+	{ "reta_partial8", test_reta_partial8 },
+	{ "reta_update_fails", test_reta_update_fails },
 };
 
 int

@@ -6,11 +6,18 @@
  * RSS: indirection table, key, RETA.
  *
  * The device replicates a table of 2^n distinct WQs over its 64 entries
- * (entry i = WQ[i mod 2^n], hardware.md §6), and a WQ may appear once.
+ * (entry i = WQ[i mod 2^n], hardware.md §6), and a WQ may appear once (§6
+ * "expressible tables").
  * With P = nb_rx_queues (a power of two) the driver therefore keeps a period
  * reta[0..P-1], a permutation of the queues; the effective 64-entry table is
- * reta[i mod P]. reta_update accepts exactly the tables of that shape and
- * refuses any other with -EINVAL and the reason.
+ * reta[i mod P]. reta_update merges the entries an update gives (its mask)
+ * with the table in effect and accepts the result exactly when it has that
+ * shape; any other is refused with -EINVAL and one line naming the entries
+ * that break the shape and what would be accepted. An update of one entry
+ * alone can therefore never pass (with P < 64 its copies every P entries
+ * keep the old queue; with P = 64 the queue it names appears twice): the
+ * entries i, i+P, ... change together (dpdk-testpmd-mana's
+ * "mana port N rss reta" sets the whole table from a pattern).
  *
  * Key, hash types and RETA are stored, and take effect at the next start or
  * at once on a started port: the RSS QP cannot be changed, and the kernel
@@ -24,6 +31,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mana_ethdev.h"
@@ -225,16 +233,25 @@ int
 mana_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
 {
 	struct mana_priv *priv = mana_priv(dev);
+	uint8_t old_key[MANA_RSS_KEY_LEN];
+	uint64_t old_hf;
 	int ret;
 
 	ret = rss_check_conf(priv, conf);
 	if (ret != 0)
 		return ret;
 	rte_spinlock_recursive_lock(&priv->ctl_lock);
+	memcpy(old_key, priv->rss_key, MANA_RSS_KEY_LEN);
+	old_hf = priv->rss_hf;
 	if (conf->rss_key != NULL)
 		memcpy(priv->rss_key, conf->rss_key, MANA_RSS_KEY_LEN);
 	priv->rss_hf = conf->rss_hf;
 	ret = rss_apply(dev);
+	if (ret != 0) {
+		/* As mana_reta_update: the previous key stays the one in effect. */
+		memcpy(priv->rss_key, old_key, MANA_RSS_KEY_LEN);
+		priv->rss_hf = old_hf;
+	}
 	rte_spinlock_recursive_unlock(&priv->ctl_lock);
 	return ret;
 }
@@ -254,65 +271,131 @@ mana_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
 	return 0;
 }
 
-/* Check that the 64-entry table t has the shape the device can express. */
-static int
-reta_check(struct mana_priv *priv, const uint16_t *t, uint16_t nrx)
+/* "entries 1, 5, ..., 61": the entries the device gives the queue of entry `first`. */
+static void
+reta_class_str(char *buf, size_t len, uint16_t first, uint16_t period)
 {
-	uint64_t seen = 0;
-	uint16_t i;
+	uint16_t last = first + MANA_RETA_SIZE - period;
 
-	for (i = 0; i < MANA_RETA_SIZE; i++) {
+	if (MANA_RETA_SIZE / period == 2)
+		snprintf(buf, len, "entries %u and %u", first, last);
+	else if (MANA_RETA_SIZE / period == 4)
+		snprintf(buf, len, "entries %u, %u, %u and %u", first, first + period,
+			 first + 2 * period, last);
+	else
+		snprintf(buf, len, "entries %u, %u, ..., %u", first, first + period, last);
+}
+
+/*
+ * Whether the 64-entry table t (entries the update gives marked in upd, the
+ * others kept from the table in effect) has the one shape the device can
+ * take with nrx RX queues (top of this file, hardware.md §6): every entry a
+ * queue below nrx; entry i = entry i mod nrx (the device repeats the first
+ * 2^n entries); entries 0..nrx-1 name each queue once (a WQ may appear once
+ * in the indirection table, §6 "CQ sharing", §14 #10). Logs one line saying
+ * which entries break which rule and what would be accepted.
+ */
+static int
+reta_check(struct mana_priv *priv, const uint16_t *t, uint64_t upd, uint16_t nrx)
+{
+	static const char *const how[2] = { "kept", "updated" };
+	int8_t where[MANA_MAX_RXQ];
+	char cls[48];
+	uint16_t i, p;
+
+	for (i = 0; i < MANA_RETA_SIZE; i++)
 		if (t[i] >= nrx) {
-			PMD_DRV_LOG(ERR, "port %u: RETA entry %u = queue %u, only %u RX queues",
-				    priv->port_id, i, t[i], nrx);
+			PMD_DRV_LOG(ERR, "port %u: RETA entry %u = queue %u, the port has %u RX "
+				    "queues (0..%u)", priv->port_id, i, t[i], nrx, nrx - 1);
 			return -EINVAL;
 		}
-		if (t[i] != t[i & (nrx - 1)]) {
-			PMD_DRV_LOG(ERR, "port %u: RETA entry %u (%u) differs from entry %u (%u): "
-				    "the device repeats the first %u entries over all 64",
-				    priv->port_id, i, t[i], i & (nrx - 1), t[i & (nrx - 1)], nrx);
-			return -EINVAL;
+	for (i = nrx; i < MANA_RETA_SIZE; i++) {
+		p = i & (nrx - 1);
+		if (t[i] == t[p])
+			continue;
+		reta_class_str(cls, sizeof(cls), p, nrx);
+		PMD_DRV_LOG(ERR, "port %u: RETA entry %u = queue %u (%s) but entry %u = queue "
+			    "%u (%s): the device repeats entries 0..%u over its 64, so %s must "
+			    "name the same queue", priv->port_id, i, t[i],
+			    how[(upd >> i) & 1], p, t[p], how[(upd >> p) & 1], nrx - 1, cls);
+		return -EINVAL;
+	}
+	memset(where, -1, sizeof(where));
+	for (i = 0; i < nrx; i++) {
+		if (where[t[i]] < 0) {
+			where[t[i]] = (int8_t)i;
+			continue;
 		}
-		if (i < nrx) {
-			if (seen & (1ull << t[i])) {
-				PMD_DRV_LOG(ERR, "port %u: RETA names queue %u twice in entries "
-					    "0..%u; each queue must appear once per period",
-					    priv->port_id, t[i], nrx - 1);
-				return -EINVAL;
-			}
-			seen |= 1ull << t[i];
-		}
+		p = (uint16_t)where[t[i]];
+		PMD_DRV_LOG(ERR, "port %u: RETA entries %u (%s) and %u (%s) both name queue %u: "
+			    "entries 0..%u must name each of the %u RX queues once (a permutation, "
+			    "repeated every %u entries)", priv->port_id, p, how[(upd >> p) & 1], i,
+			    how[(upd >> i) & 1], t[i], nrx - 1, nrx, nrx);
+		return -EINVAL;
 	}
 	return 0;
 }
 
+/*
+ * Entries whose mask bit is set take the given queue, the others keep the
+ * table in effect; the merged table is accepted only whole (reta_check). It
+ * is merged, checked and stored under ctl_lock, so it replaces the table in
+ * effect at once or not at all: if building a started port's RX side again
+ * over it fails (mana_rx_rebuild then leaves every RX queue stopped), the
+ * previous table is put back, and the next start uses that one.
+ */
 int
 mana_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf, uint16_t size)
 {
 	struct mana_priv *priv = mana_priv(dev);
 	uint16_t nrx = dev->data->nb_rx_queues;
-	uint16_t t[MANA_RETA_SIZE];
+	uint16_t t[MANA_RETA_SIZE], old[MANA_MAX_RXQ];
 	uint16_t i, idx, bit;
+	uint64_t upd = 0;
+	bool old_set;
 	int ret;
 
-	if (size != MANA_RETA_SIZE || nrx == 0 || priv->reta_period != nrx) {
-		PMD_DRV_LOG(ERR, "port %u: RETA size %u (must be %u) on a configured port",
+	if (size != MANA_RETA_SIZE) {
+		PMD_DRV_LOG(ERR, "port %u: RETA size %u; the device's table has %u entries",
 			    priv->port_id, size, MANA_RETA_SIZE);
+		return -EINVAL;
+	}
+	rte_spinlock_recursive_lock(&priv->ctl_lock);
+	if (nrx == 0 || priv->reta_period != nrx) {
+		rte_spinlock_recursive_unlock(&priv->ctl_lock);
+		PMD_DRV_LOG(ERR, "port %u: RETA update before the port is configured with RX "
+			    "queues", priv->port_id);
 		return -EINVAL;
 	}
 	for (i = 0; i < MANA_RETA_SIZE; i++) {
 		idx = i / RTE_ETH_RETA_GROUP_SIZE;
 		bit = i % RTE_ETH_RETA_GROUP_SIZE;
-		t[i] = (conf[idx].mask >> bit) & 1 ? conf[idx].reta[bit] :
-			priv->reta[i & (nrx - 1)];
+		if ((conf[idx].mask >> bit) & 1) {
+			t[i] = conf[idx].reta[bit];
+			upd |= 1ull << i;
+		} else {
+			t[i] = priv->reta[i & (nrx - 1)];
+		}
 	}
-	ret = reta_check(priv, t, nrx);
-	if (ret != 0)
+	ret = reta_check(priv, t, upd, nrx);
+	if (ret != 0) {
+		rte_spinlock_recursive_unlock(&priv->ctl_lock);
 		return ret;
-	rte_spinlock_recursive_lock(&priv->ctl_lock);
+	}
+	if (priv->reta_set && memcmp(priv->reta, t, sizeof(uint16_t) * nrx) == 0) {
+		/* The table in effect already: no reason to stop receiving. */
+		rte_spinlock_recursive_unlock(&priv->ctl_lock);
+		return 0;
+	}
+	memcpy(old, priv->reta, sizeof(uint16_t) * nrx);
+	old_set = priv->reta_set;
 	memcpy(priv->reta, t, sizeof(uint16_t) * nrx);
 	priv->reta_set = true;
 	ret = rss_apply(dev);
+	if (ret != 0) {
+		memcpy(priv->reta, old, sizeof(uint16_t) * nrx);
+		priv->reta_set = old_set;
+	}
 	rte_spinlock_recursive_unlock(&priv->ctl_lock);
 	return ret;
 }
@@ -323,13 +406,19 @@ mana_reta_query(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf, 
 	struct mana_priv *priv = mana_priv(dev);
 	uint16_t i, idx, bit;
 
-	if (size != MANA_RETA_SIZE)
+	if (size != MANA_RETA_SIZE) {
+		PMD_DRV_LOG(ERR, "port %u: RETA size %u; the device's table has %u entries",
+			    priv->port_id, size, MANA_RETA_SIZE);
 		return -EINVAL;
+	}
+	/* The table in effect, never one half updated (mana_reta_update). */
+	rte_spinlock_recursive_lock(&priv->ctl_lock);
 	for (i = 0; i < MANA_RETA_SIZE; i++) {
 		idx = i / RTE_ETH_RETA_GROUP_SIZE;
 		bit = i % RTE_ETH_RETA_GROUP_SIZE;
 		if ((conf[idx].mask >> bit) & 1)
 			conf[idx].reta[bit] = priv->reta[i & (priv->reta_period - 1)];
 	}
+	rte_spinlock_recursive_unlock(&priv->ctl_lock);
 	return 0;
 }
