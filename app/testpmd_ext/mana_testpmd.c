@@ -9,6 +9,7 @@
  *   mana show rss <port_id>
  *   mana show rss <port_id> flow <src_ip> <dst_ip> udp|tcp|ip <src_port> <dst_port>
  *   mana show queue <port_id> rx|tx <queue_id>
+ *   mana port <port_id> rss reta round-robin | <queue> [<queue> ...]
  *   mana model link <port_id> up|down
  *   mana model tx_error <port_id> <cqe_type 33..41> <count>
  *   mana model drop <port_id> <count>
@@ -19,13 +20,15 @@
  *   mana model stats <port_id>
  *   mana wait <port_id> <counter> <min_value> <timeout_ms>
  *
- * All of them only read driver state or call the model's controls, which
- * are safe while forwarding runs; none needs the port stopped.
+ * All of them only read driver state, call the model's controls or (mana port
+ * ... rss reta) ethdev's RETA update, which are safe while forwarding runs;
+ * none needs the port stopped.
  */
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -335,6 +338,125 @@ static cmdline_parse_inst_t cmd_mana_show_queue = {
 		(void *)&cmd_show_queue_mana, (void *)&cmd_show_queue_show,
 		(void *)&cmd_show_queue_queue, (void *)&cmd_show_queue_port,
 		(void *)&cmd_show_queue_dir, (void *)&cmd_show_queue_id, NULL,
+	},
+};
+
+/* ---- mana port ... rss reta -------------------------------------------- */
+
+/*
+ * The whole 64-entry table from a pattern repeated over it: entry i = queue
+ * pattern[i % k]. testpmd's own "port config N rss reta (i,q)..." holds about
+ * 18 entries on its line, and net_mana takes only tables in which the first
+ * nb_rx_queues entries, a permutation of the queues, repeat over all 64
+ * (hardware.md §6), so a new permutation changes 64 entries at once.
+ */
+struct cmd_port_reta {
+	cmdline_fixed_string_t mana, port;
+	portid_t port_id;
+	cmdline_fixed_string_t rss, reta;
+	cmdline_multi_string_t pattern;
+};
+
+#define MANA_CMD_RETA_SIZE	64
+
+/* Queues of `words` into pat; returns their count, or 0 after printing why not. */
+static unsigned int
+reta_pattern_parse(char *words, uint16_t nb_rxq, uint16_t pat[MANA_CMD_RETA_SIZE])
+{
+	unsigned int k = 0;
+	unsigned long q;
+	char *w, *end, *save = NULL;
+
+	if (strcmp(words, "round-robin") == 0) {
+		for (k = 0; k < nb_rxq && k < MANA_CMD_RETA_SIZE; k++)
+			pat[k] = (uint16_t)k;
+		if (k == 0)
+			fprintf(stderr, "RSS table: the port has no RX queue\n");
+		return k;
+	}
+	for (w = strtok_r(words, " \t", &save); w != NULL; w = strtok_r(NULL, " \t", &save)) {
+		errno = 0;
+		q = strtoul(w, &end, 10);
+		if (errno != 0 || end == w || *end != '\0' || q >= nb_rxq) {
+			fprintf(stderr, "RSS table: '%s' is not an RX queue of the port (0..%u) "
+				"nor round-robin\n", w, nb_rxq - 1);
+			return 0;
+		}
+		if (k == MANA_CMD_RETA_SIZE) {
+			fprintf(stderr, "RSS table: more than %u queues given\n",
+				MANA_CMD_RETA_SIZE);
+			return 0;
+		}
+		pat[k++] = (uint16_t)q;
+	}
+	if (k == 0 || !rte_is_power_of_2(k)) {
+		fprintf(stderr, "RSS table: a pattern of %u queues does not repeat evenly over "
+			"%u entries; give 1, 2, 4, 8, 16, 32 or 64 queues, or round-robin\n", k,
+			MANA_CMD_RETA_SIZE);
+		return 0;
+	}
+	return k;
+}
+
+static void
+cmd_port_reta_parsed(void *res, struct cmdline *cl __rte_unused, void *data __rte_unused)
+{
+	struct cmd_port_reta *r = res;
+	struct rte_eth_rss_reta_entry64 conf[MANA_CMD_RETA_SIZE / RTE_ETH_RETA_GROUP_SIZE];
+	uint16_t pat[MANA_CMD_RETA_SIZE];
+	struct rte_pmd_mana_port_info pi;
+	unsigned int k, i;
+	int ret;
+
+	if (!mana_port_ok(r->port_id, &pi))
+		return;
+	if (pi.nb_rxq == 0) {
+		fprintf(stderr, "RSS table: port %u is not configured with RX queues\n",
+			r->port_id);
+		return;
+	}
+	k = reta_pattern_parse(r->pattern, pi.nb_rxq, pat);
+	if (k == 0)
+		return;
+	memset(conf, 0, sizeof(conf));
+	for (i = 0; i < MANA_CMD_RETA_SIZE; i++) {
+		conf[i / RTE_ETH_RETA_GROUP_SIZE].mask |= 1ull << (i % RTE_ETH_RETA_GROUP_SIZE);
+		conf[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE] =
+			pat[i % k];
+	}
+	ret = rte_eth_dev_rss_reta_update(r->port_id, conf, MANA_CMD_RETA_SIZE);
+	if (ret != 0) {
+		fprintf(stderr, "RSS table: refused: %s (the log line above says why)\n",
+			strerror(-ret));
+		return;
+	}
+	printf("MANA port %u RSS table: entry i = queue", r->port_id);
+	for (i = 0; i < k; i++)
+		printf(" %u", pat[i]);
+	printf(" [i %% %u]\n", k);
+}
+
+static cmdline_parse_token_string_t cmd_port_reta_mana =
+	TOKEN_STRING_INITIALIZER(struct cmd_port_reta, mana, "mana");
+static cmdline_parse_token_string_t cmd_port_reta_port =
+	TOKEN_STRING_INITIALIZER(struct cmd_port_reta, port, "port");
+static cmdline_parse_token_num_t cmd_port_reta_id =
+	TOKEN_NUM_INITIALIZER(struct cmd_port_reta, port_id, RTE_UINT16);
+static cmdline_parse_token_string_t cmd_port_reta_rss =
+	TOKEN_STRING_INITIALIZER(struct cmd_port_reta, rss, "rss");
+static cmdline_parse_token_string_t cmd_port_reta_reta =
+	TOKEN_STRING_INITIALIZER(struct cmd_port_reta, reta, "reta");
+static cmdline_parse_token_string_t cmd_port_reta_pattern =
+	TOKEN_STRING_INITIALIZER(struct cmd_port_reta, pattern, TOKEN_STRING_MULTI);
+
+static cmdline_parse_inst_t cmd_mana_port_reta = {
+	.f = cmd_port_reta_parsed,
+	.help_str = "mana port <port_id> rss reta round-robin|<queue> [<queue> ...]: the whole "
+		"64-entry RSS table, entry i = queue pattern[i % count]",
+	.tokens = {
+		(void *)&cmd_port_reta_mana, (void *)&cmd_port_reta_port,
+		(void *)&cmd_port_reta_id, (void *)&cmd_port_reta_rss,
+		(void *)&cmd_port_reta_reta, (void *)&cmd_port_reta_pattern, NULL,
 	},
 };
 
@@ -704,6 +826,12 @@ static struct testpmd_driver_commands mana_cmds = {
 	  "    Toeplitz hash, table entry and RX queue the device picks for a flow.\n\n" },
 	{ &cmd_mana_show_queue, "mana show queue <port_id> rx|tx <queue_id>\n"
 	  "    Ring head/tail, free descriptors, CQ position and owner phase.\n\n" },
+	{ &cmd_mana_port_reta, "mana port <port_id> rss reta round-robin|<queue> [<queue> ...]\n"
+	  "    Set the whole 64-entry RSS table: entry i = queue pattern[i % count],\n"
+	  "    count = 1, 2, 4, ..., 64; round-robin = 0 1 ... nb_rx_queues-1. net_mana\n"
+	  "    takes a permutation of all its RX queues, e.g. 'mana port 0 rss reta\n"
+	  "    3 2 1 0' on 4 queues (testpmd's 'port config 0 rss reta (i,q)...' holds\n"
+	  "    too few entries to change it).\n\n" },
 	{ &cmd_mana_model_link, "mana model link <port_id> up|down\n"
 	  "    Software device: take the vPort's link down or up.\n\n" },
 	{ &cmd_mana_model_tx_error, "mana model tx_error <port_id> <cqe_type> <count>\n"

@@ -9,7 +9,7 @@
 #
 # Scenarios: io_1q io_4q io_4q_threads mac_1q csum_2q rxonly_2q txonly_1q txonly_multiseg_2q
 #            vlan_strip vlan_keep settings_new settings_old rx_filter scatter_pcap
-#            queue_stop_4q
+#            queue_stop_4q rss_reta_8q rss_reta_mana
 #
 # testpmd runs interactively with its commands written to a FIFO, so the
 # script can wait for the traffic to finish (polling `show port xstats 0`)
@@ -514,6 +514,143 @@ run_queue_stop() {
 	quit_testpmd
 }
 
+# rx_q<i>_packets of the queue that received frames (a single flow: one queue).
+busy_queue() {
+	local nq=$1 q
+
+	for ((q = 0; q < nq; q++)); do
+		if [ "$(xstat "rx_q${q}_packets")" -gt 0 ]; then
+			echo "$q"
+			return
+		fi
+	done
+	echo -1
+}
+
+# reta_pairs <nq> <slot> <queue>: testpmd's (entry,queue) list giving <queue>
+# to every entry i with i % nq = slot.
+reta_pairs() {
+	local nq=$1 s=$2 q=$3 i out=
+
+	for ((i = s; i < 64; i += nq)); do
+		out+="($i,$q)"
+	done
+	echo "$out"
+}
+
+# flow_on <nq> <q> <what>: one flow, so one queue: the next 2000 frames go
+# to queue q, and every other queue's counter stays.
+flow_on() {
+	local nq=$1 q=$2 what=$3 i before=()
+
+	xstats_now
+	for ((i = 0; i < nq; i++)); do
+		before[i]=$(xstat "rx_q${i}_packets")
+	done
+	cmd "start"
+	wait_xstat "rx_q${q}_packets" -ge $((before[q] + 2000)) || return 1
+	stop_fwd
+	xstats_now
+	for ((i = 0; i < nq; i++)); do
+		[ "$i" -eq "$q" ] && continue
+		check "rx_q${i}_packets $what (the flow is on queue $q)" \
+			"$(xstat "rx_q${i}_packets")" -eq "${before[i]}"
+	done
+}
+
+# reta_entry <entry>: the queue testpmd's last "show port 0 rss reta" printed for it.
+reta_entry() {
+	grep -a -o -E "hash index=$1, queue=[0-9]+" "$OUT" | tail -n 1 | sed 's/.*queue=//'
+}
+
+# Issue 31: RETA updates of some entries (Debian's testpmd, "port config 0
+# rss reta (i,q)..."), given to the started port. A merged table that keeps
+# the device's shape (a permutation of the 8 queues repeated every 8
+# entries) is taken; one that breaks it is refused with the driver's line
+# naming the entries that must change together. A single flow (one queue)
+# shows which table is in effect through the per-queue counters.
+run_rss_reta_8q() {
+	local q r twice msg
+
+	start_testpmd "wire=gen:flows=1:len=128:rate=20000" --rxq=8 --txq=8
+	cmd "start"
+	wait_xstat rx_good_packets -ge 1000 || return
+	stop_fwd
+	xstats_now
+	q=$(busy_queue 8)
+	check "the flow's queue" "$q" -ge 0
+	r=$(((q + 1) % 8))
+	# What DTS does: the flow's entry and one more, alone.
+	cmd_wait "Bad redirection table parameter" "port config 0 rss reta ($q,$r)($r,$q)"
+	msg="port 0: RETA entry $((q + 8)) = queue $q (kept) but entry $q = queue $r (updated):"
+	msg+=" the device repeats entries 0..7 over its 64,"
+	msg+=" so entries $q, $((q + 8)), ..., $((q + 56)) must name the same queue"
+	check "refusal naming the entries to change together" "$(count_text "$msg")" -eq 1
+	flow_on 8 "$q" "after the refused update" || return
+	# Half of a swap: queue r twice in every period, refused.
+	cmd_wait "Bad redirection table parameter" \
+		"port config 0 rss reta $(reta_pairs 8 "$q" "$r")"
+	if [ "$q" -lt "$r" ]; then
+		twice="entries $q (updated) and $r (kept)"
+	else
+		twice="entries $r (kept) and $q (updated)"
+	fi
+	msg="port 0: RETA $twice both name queue $r: entries 0..7 must name each of the"
+	msg+=" 8 RX queues once (a permutation, repeated every 8 entries)"
+	check "refusal of a queue named twice" "$(count_text "$msg")" -eq 1
+	flow_on 8 "$q" "after the second refused update" || return
+	# Queues q and r swapped in all their 16 entries, one command: taken.
+	cmd "port config 0 rss reta $(reta_pairs 8 "$q" "$r")$(reta_pairs 8 "$r" "$q")"
+	cmd_wait "RSS RETA configuration: hash index=63," \
+		"show port 0 rss reta 64 (0xffffffffffffffff)"
+	check "refusals" "$(count_text "Bad redirection table parameter")" -eq 2
+	check "RETA entry $q" "$(reta_entry "$q")" -eq "$r"
+	check "RETA entry $((q + 56))" "$(reta_entry $((q + 56)))" -eq "$r"
+	check "RETA entry $r" "$(reta_entry "$r")" -eq "$q"
+	check "RETA entry $(((r + 3) % 8))" "$(reta_entry $(((r + 3) % 8)))" -eq $(((r + 3) % 8))
+	flow_on 8 "$r" "after the swap" || return
+	quit_testpmd
+}
+
+# dpdk-testpmd-mana's "mana port 0 rss reta ...": the whole table from a
+# pattern, on 4 queues. "3 2 1 0" moves the flow from queue q to 3 - q,
+# round-robin brings it back; patterns the device cannot take are refused.
+run_rss_reta_mana() {
+	local q msg
+
+	TESTPMD=${TESTPMD_MANA:-}
+	if [ ! -x "$TESTPMD" ]; then
+		echo "SKIP: dpdk-testpmd-mana not built (TESTPMD_MANA)"
+		exit 77
+	fi
+	testpmd_spawn --builtin 1 $((DEADLINE_S + 30)) --no-pci --file-prefix "tp_${SCENARIO}_$$" \
+		--vdev "net_mana_tp,wire=gen:flows=1:len=128:rate=20000" \
+		-- -i --port-topology=loop --nb-cores=1 --total-num-mbufs=8192 --no-flush-rx \
+		--rxq=4 --txq=4
+	cmd "start"
+	wait_xstat rx_good_packets -ge 1000 || return
+	stop_fwd
+	xstats_now
+	q=$(busy_queue 4)
+	check "the flow's queue" "$q" -ge 0
+	cmd_wait "MANA port 0 RSS table:" "mana port 0 rss reta 3 2 1 0"
+	check "pattern 3 2 1 0 taken" \
+		"$(count_text "MANA port 0 RSS table: entry i = queue 3 2 1 0 [i % 4]")" -eq 1
+	flow_on 4 $((3 - q)) "after 'rss reta 3 2 1 0'" || return
+	cmd_wait "RSS table: refused" "mana port 0 rss reta 0 1"
+	msg="port 0: RETA entries 0 (updated) and 2 (updated) both name queue 0: entries 0..3"
+	msg+=" must name each of the 4 RX queues once (a permutation, repeated every 4 entries)"
+	check "pattern 0 1 refused by the driver" "$(count_text "$msg")" -eq 1
+	cmd_wait "does not repeat evenly" "mana port 0 rss reta 0 1 2"
+	cmd_wait "nor round-robin" "mana port 0 rss reta 0 4 1 2"
+	flow_on 4 $((3 - q)) "after the refused patterns" || return
+	cmd_wait "MANA port 0 RSS table:" "mana port 0 rss reta round-robin"
+	check "round-robin taken" \
+		"$(count_text "MANA port 0 RSS table: entry i = queue 0 1 2 3 [i % 4]")" -eq 1
+	flow_on 4 "$q" "after 'rss reta round-robin'" || return
+	quit_testpmd
+}
+
 case "$SCENARIO" in
 io_1q)
 	run_forward io 1 8
@@ -585,6 +722,12 @@ txonly_multiseg_2q)
 	;;
 queue_stop_4q)
 	run_queue_stop
+	;;
+rss_reta_8q)
+	run_rss_reta_8q
+	;;
+rss_reta_mana)
+	run_rss_reta_mana
 	;;
 *)
 	echo "unknown scenario $SCENARIO"
