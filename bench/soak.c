@@ -29,8 +29,10 @@
  *   reset. A reset while stopped pins B exactly (every counter reads 0 after
  *   it). A reset while forwarding bounds B by the reference read just before
  *   and just after the reset: B_rx in [rx_before, rx_after + burst] (the
- *   driver counts a burst before the lcore does), B_tx in [tx_before,
- *   tx_after + TX descriptors] (posted, not yet on the wire), B_oerr and
+ *   driver counts a burst before the lcore does), B_tx in [tx_before - burst,
+ *   tx_after + TX descriptors] (the driver counts a burst after its doorbell,
+ *   hardware.md §18 #20, so the device may have sent it first; or posted, not
+ *   yet on the wire), B_oerr and
  *   B_ierr in [before - descriptors, after] (completions not yet reaped).
  *   Queue re-setup must not move B (statistics are cumulative; issue 13 #14).
  * At each close: every mbuf is back in the pool (rte_mempool_avail_count ==
@@ -797,7 +799,7 @@ op_stats_reset(void)
 	inflight_rx = (uint64_t)fwd.nb_rxq * cfg.nb_desc;
 	ctr[C_IPACKETS].lo = r0[C_IPACKETS];
 	ctr[C_IPACKETS].hi = r1[C_IPACKETS] + SOAK_BURST;
-	ctr[C_OPACKETS].lo = r0[C_OPACKETS];
+	ctr[C_OPACKETS].lo = r0[C_OPACKETS] - RTE_MIN(r0[C_OPACKETS], SOAK_BURST);
 	ctr[C_OPACKETS].hi = r1[C_OPACKETS] + inflight_tx;
 	ctr[C_OERRORS].lo = r0[C_OERRORS] - RTE_MIN(r0[C_OERRORS], inflight_tx);
 	ctr[C_OERRORS].hi = r1[C_OERRORS];
