@@ -776,6 +776,7 @@ mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_po
 	snprintf(priv->ibdev_name, sizeof(priv->ibdev_name), "%s", mana_vs_device_name(ibdev));
 	rte_ether_addr_copy(mac, dev->data->mac_addrs);
 	mana_mr_table_init(&priv->mr);
+	memset(&priv->mr_ext, 0, sizeof(priv->mr_ext));
 	mana_rss_init(priv);
 	mana_qgates_init(priv);
 	ret = mana_port_open(priv, ibdev);

@@ -425,6 +425,7 @@ tx_post_wqe(struct mana_txq *txq, struct rte_mbuf *m, uint32_t nsge, bool lso, u
 		lkey = tx_lkey(txq, seg, addr, len);
 		if (unlikely(lkey == MANA_MR_LKEY_INVALID)) {
 			txq->stats.mr_fail++;
+			txq->stats.mr_table_full += txq->mr_cache.err == -ENOSPC;
 			return NULL;
 		}
 		if (lso && seg == m && len > hdr) {
