@@ -21,7 +21,10 @@
 #include <sys/mman.h>
 #include <netinet/in.h>
 
+#include <rte_launch.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_pause.h>
 #include <rte_memory.h>
 
 #include "comp.h"
@@ -548,12 +551,139 @@ test_close(void)
 	CHECK_EQ(rte_eth_dev_close((uint16_t)ext_rx), 0);
 }
 
+
+/*
+ * Two TX queues of one port on two lcores, started together, send extbufs
+ * from one area neither has seen: both miss at once, the area is
+ * registered once, and every frame of both arrives intact.
+ */
+#define MQ_N		96	/* both queues together within one RX ring (256) */
+#define MQ_AREA		((size_t)2 * MQ_N * EXT_SLOT)
+
+struct mq_sender {
+	uint16_t pid, q;
+	uint8_t *area;
+	volatile int *go;
+	uint8_t frame[MQ_N][EXT_MAX_FRAME];
+	uint32_t len[MQ_N];
+	uint16_t sent;
+};
+
+static struct mq_sender mq_s[2];
+
+static int
+mq_send(void *arg)
+{
+	struct mq_sender *s = arg;
+	struct rte_mbuf *pkts[MQ_N];
+	uint32_t k;
+
+	for (k = 0; k < MQ_N; k++) {
+		pkts[k] = ext_attached(s->area + ((size_t)s->q * MQ_N + k) * EXT_SLOT, 32,
+				       s->frame[k], s->len[k]);
+		if (pkts[k] == NULL) {
+			comp_free(pkts, k);
+			return -1;
+		}
+	}
+	while (__atomic_load_n(s->go, __ATOMIC_ACQUIRE) == 0)
+		rte_pause();
+	s->sent = comp_tx_all(s->pid, s->q, pkts, MQ_N, COMP_WAIT_MS);
+	comp_free(pkts + s->sent, MQ_N - s->sent);
+	return 0;
+}
+
+static void
+test_two_queues(void)
+{
+	struct comp_port_cfg tx = { .nb_rxq = 1, .nb_txq = 2, .tx_offloads = EXT_TX_OL };
+	struct comp_port_cfg rx = { .nb_rxq = 1, .nb_txq = 1 };
+	struct rte_mbuf *got[2 * MQ_N];
+	bool seen[2][MQ_N];
+	struct mana_model_mr_stats a, b;
+	struct mana_model *m;
+	unsigned int worker, q, k, n, i, bad = 0;
+	volatile int go = 0;
+	uint8_t *area;
+	int ptx, prx, ret;
+	struct comp_frame f;
+
+	REQUIRE_EQ(ext_setup(), 0);	/* the pool */
+	worker = rte_get_next_lcore(rte_lcore_id(), 1, 0);
+	REQUIRE(worker < RTE_MAX_LCORE);
+	REQUIRE_EQ(comp_vdev_create("net_mana_ext2", "ports=2,wire=pair:1,wire=pair:0,"
+				    "mac0=02:00:00:00:00:12,mac1=02:00:00:00:00:13"), 0);
+	ptx = comp_port_of("net_mana_ext2", 0);
+	prx = comp_port_of("net_mana_ext2", 1);
+	REQUIRE(ptx >= 0 && prx >= 0);
+	REQUIRE_EQ(comp_port_start((uint16_t)ptx, &tx, ext_pool), 0);
+	REQUIRE_EQ(comp_port_start((uint16_t)prx, &rx, ext_pool), 0);
+	area = mmap(NULL, MQ_AREA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	REQUIRE(area != MAP_FAILED);
+	REQUIRE_EQ(rte_extmem_register(area, MQ_AREA, NULL, 0, 4096), 0);
+	m = mana_model_find("net_mana_ext2");
+	REQUIRE(m != NULL);
+	REQUIRE_EQ(mana_model_mr_stats(m, NULL, &a), 0);
+	for (q = 0; q < 2; q++) {
+		mq_s[q] = (struct mq_sender){ .pid = (uint16_t)ptx, .q = (uint16_t)q,
+					      .area = area, .go = &go };
+		for (k = 0; k < MQ_N; k++) {
+			comp_frame_default(&f);
+			f.dst.addr_bytes[5] = 0x13;
+			f.len = 60 + (k * 37 + q * 500) % (EXT_MAX_FRAME - 60 + 1);
+			f.sport = (uint16_t)(2000 + q);
+			f.dport = (uint16_t)k;
+			f.seed = (uint8_t)(k * 3 + q);
+			mq_s[q].len[k] = comp_frame_build(mq_s[q].frame[k], &f);
+		}
+	}
+	REQUIRE_EQ(rte_eal_remote_launch(mq_send, &mq_s[1], worker), 0);
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	ret = mq_send(&mq_s[0]);
+	CHECK_EQ(rte_eal_wait_lcore(worker), 0);
+	CHECK_EQ(ret, 0);
+	CHECK_EQ(mq_s[0].sent, MQ_N);
+	CHECK_EQ(mq_s[1].sent, MQ_N);
+	n = comp_rx_wait((uint16_t)prx, 1, got, RTE_DIM(got), mq_s[0].sent + mq_s[1].sent,
+			 COMP_WAIT_MS, NULL);
+	CHECK_EQ(n, 2u * MQ_N);
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < n; i++) {
+		const uint8_t *d = rte_pktmbuf_mtod(got[i], const uint8_t *);
+		uint32_t sp = (uint32_t)d[34] << 8 | d[35], dp = (uint32_t)d[36] << 8 | d[37];
+
+		q = sp - 2000;
+		k = dp;
+		if (got[i]->data_len < 38 || q > 1 || k >= MQ_N || seen[q][k] ||
+		    got[i]->pkt_len != mq_s[q].len[k] ||
+		    memcmp(d, mq_s[q].frame[k], mq_s[q].len[k]) != 0) {
+			bad++;
+			continue;
+		}
+		seen[q][k] = true;
+	}
+	CHECK_EQ(bad, 0);
+	comp_free(got, n);
+	REQUIRE_EQ(mana_model_mr_stats(m, NULL, &b), 0);
+	CHECK_EQ(b.registered - a.registered, 1);
+	REQUIRE_EQ(mana_model_mr_stats(m, area, &b), 0);
+	CHECK_EQ(b.open, 1);
+	CHECK_EQ(comp_xstat((uint16_t)ptx, "tx_q0_mr_fail"), 0);
+	CHECK_EQ(comp_xstat((uint16_t)ptx, "tx_q1_mr_fail"), 0);
+	rte_eth_dev_stop((uint16_t)ptx);
+	rte_eth_dev_stop((uint16_t)prx);
+	comp_vdev_destroy("net_mana_ext2");
+	rte_extmem_unregister(area, MQ_AREA);
+	munmap(area, MQ_AREA);
+}
+
 static const struct comp_case cases[] = {
 	{ "heap", test_heap },
 	{ "extmem", test_extmem },
 	{ "indirect", test_indirect },
 	{ "chain", test_chain },
 	{ "tso", test_tso },
+	{ "two_queues", test_two_queues },
 	{ "table_full", test_table_full },
 	{ "close", test_close },
 };
