@@ -327,7 +327,7 @@ struct mana_txq {
 	uint32_t lk_gen;		/* MR table generation of the two above */
 	uint32_t bytes_posted;		/* free-running, 31 bits (mana_tx_desc.bytes) */
 	uint32_t bytes_done;		/* bytes_posted value of the last retired descriptor */
-	uint32_t chain_end;		/* desc_head after the last chained packet posted */
+	uint32_t chain_end;		/* desc_head after the last chained or attached packet posted */
 	/*
 	 * desc_head after the last packet not posted by tx_post_fast, or the
 	 * last change of lk_pool: every descriptor from here on holds a
