@@ -677,6 +677,78 @@ test_two_queues(void)
 	munmap(area, MQ_AREA);
 }
 
+/*
+ * MBUF_FAST_FREE: extbuf mbufs still go back through their free path, so
+ * every extbuf is given back (its callback runs) and the pool's mbufs come
+ * out clean, not still pointing into the external buffer.
+ */
+static void
+test_fast_free(void)
+{
+	struct comp_port_cfg tx = {
+		.nb_rxq = 1, .nb_txq = 1,
+		.tx_offloads = RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE,
+	};
+	struct comp_port_cfg rx = { .nb_rxq = 1, .nb_txq = 1 };
+	struct rte_mbuf *pkts[64], *got[64], *c[64];
+	struct rte_mempool *mp;
+	unsigned int freed0, round, k, n, dirty = 0;
+	uint32_t len;
+	int ptx, prx;
+
+	REQUIRE_EQ(ext_setup(), 0);
+	REQUIRE_EQ(comp_vdev_create("net_mana_ext3", "ports=2,wire=pair:1,wire=pair:0,"
+				    "mac0=02:00:00:00:00:22,mac1=02:00:00:00:00:23"), 0);
+	ptx = comp_port_of("net_mana_ext3", 0);
+	prx = comp_port_of("net_mana_ext3", 1);
+	REQUIRE(ptx >= 0 && prx >= 0);
+	mp = comp_pool("ext_ff_pool", 128, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_port_start((uint16_t)ptx, &tx, ext_pool), 0);	/* RX buffers */
+	REQUIRE_EQ(comp_port_start((uint16_t)prx, &rx, ext_pool), 0);
+	freed0 = __atomic_load_n(&ext_freed, __ATOMIC_RELAXED);
+	/* 8 rounds of 64 through a 128-mbuf pool: the pool's mbufs go round. */
+	for (round = 0; round < 8; round++) {
+		for (k = 0; k < 64; k++) {
+			len = ext_frame(k, (uint8_t)(round * 5));
+			exp_frame[k][5] = 0x23;		/* to port 1's MAC */
+			pkts[k] = rte_pktmbuf_alloc(mp);
+			REQUIRE(pkts[k] != NULL);
+			if (!RTE_MBUF_DIRECT(pkts[k]) || pkts[k]->buf_addr !=
+			    RTE_PTR_ADD(pkts[k], sizeof(struct rte_mbuf) + rte_pktmbuf_priv_size(mp)))
+				dirty++;
+			rte_pktmbuf_free(pkts[k]);
+			c[k] = ext_attached(ext_heap + (size_t)(round * 64 % EXT_SLOTS + k) * EXT_SLOT,
+					    16, exp_frame[k], len);
+			REQUIRE(c[k] != NULL);
+			/* ext_attached took an ext_pool mbuf: move the extbuf to one of mp */
+			pkts[k] = rte_pktmbuf_alloc(mp);
+			REQUIRE(pkts[k] != NULL);
+			rte_pktmbuf_attach(pkts[k], c[k]);
+			pkts[k]->data_len = c[k]->data_len;
+			pkts[k]->pkt_len = c[k]->pkt_len;
+			rte_pktmbuf_free(c[k]);
+		}
+		REQUIRE_EQ(comp_tx_all((uint16_t)ptx, 0, pkts, 64, COMP_WAIT_MS), 64);
+		n = comp_rx_wait((uint16_t)prx, 1, got, 64, 64, COMP_WAIT_MS, NULL);
+		CHECK_EQ(n, 64);
+		for (k = 0; k < n; k++)
+			if (got[k]->pkt_len != exp_len[k] ||
+			    memcmp(rte_pktmbuf_mtod(got[k], void *), exp_frame[k], exp_len[k]) != 0)
+				dirty++;
+		comp_free(got, n);
+	}
+	CHECK_EQ(dirty, 0);
+	/* every round but the last retired by the next one's burst */
+	CHECK_GE(__atomic_load_n(&ext_freed, __ATOMIC_RELAXED), freed0 + 7 * 64);
+	rte_eth_dev_stop((uint16_t)ptx);
+	rte_eth_dev_stop((uint16_t)prx);
+	comp_vdev_destroy("net_mana_ext3");
+	CHECK_EQ(__atomic_load_n(&ext_freed, __ATOMIC_RELAXED), freed0 + 8 * 64);
+	CHECK_EQ(rte_mempool_avail_count(mp), 128);
+	rte_mempool_free(mp);
+}
+
 static const struct comp_case cases[] = {
 	{ "heap", test_heap },
 	{ "extmem", test_extmem },
@@ -684,6 +756,7 @@ static const struct comp_case cases[] = {
 	{ "chain", test_chain },
 	{ "tso", test_tso },
 	{ "two_queues", test_two_queues },
+	{ "fast_free", test_fast_free },
 	{ "table_full", test_table_full },
 	{ "close", test_close },
 };
