@@ -26,7 +26,9 @@
  * per buffer). Memory DPDK does not know cannot be registered: the lookup
  * fails (TX: the packet is not sent, tx_qN_mr_fail), as it does when the
  * table is full (tx_qN_mr_table_full, logged once). The cache then serves
- * hits for both tables alike.
+ * hits for both tables alike. DPDK's net/mana registers only the mbuf's
+ * pool and so never sends such data; mlx5 registers the same kind of run
+ * (hardware.md §10, "MRs, external buffers").
  */
 
 #include <errno.h>
