@@ -47,6 +47,7 @@ static uint8_t *ext_mem;		/* mmap + rte_extmem_register: EXT_SLOTS slots */
 static size_t ext_mem_len;
 static uint8_t *ext_small[EXT_TABLE_MAX + 4];	/* one page each, rte_extmem_register'ed */
 static unsigned int ext_nsmall;
+static uint8_t *ext_grown;		/* two pages, registered with DPDK as one then both */
 static unsigned int ext_freed;		/* extbuf free callbacks run */
 
 static uint8_t exp_frame[EXT_BATCH][EXT_MAX_FRAME];
@@ -749,6 +750,58 @@ test_fast_free(void)
 	rte_mempool_free(mp);
 }
 
+/* Send one extbuf frame from at (one page holds it and its shinfo); port 1 must get it. */
+static bool
+ext_one(uint8_t *at, uint8_t seed)
+{
+	struct rte_mbuf *m;
+	uint32_t len = RTE_MIN(ext_frame(0, seed), 1000u);
+
+	exp_len[0] = len;
+	m = ext_attached(at, 0, exp_frame[0], len);
+	return CHECK(m != NULL) && ext_send_check(&m, 1);
+}
+
+/*
+ * An rte_extmem area registered again larger (same start): a buffer past
+ * the old end misses, the larger run is registered and the old region
+ * retires (still registered: a WQE may use it) until the port stops, which
+ * deregisters it; the current region survives the stop and start.
+ */
+static void
+test_grown_area(void)
+{
+	struct mana_model_mr_stats a, b;
+	uint8_t *p;
+
+	REQUIRE_EQ(ext_setup(), 0);
+	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	REQUIRE(p != MAP_FAILED);
+	ext_grown = p;				/* unregistered, unmapped at teardown */
+	REQUIRE_EQ(rte_extmem_register(p, 4096, NULL, 0, 4096), 0);
+	REQUIRE(ext_one(p, 1));
+	CHECK_EQ(ext_mr_at(p).open, 1);
+	CHECK_EQ(ext_mr_at(p + 4096).open, 0);
+	REQUIRE_EQ(rte_extmem_unregister(p, 4096), 0);
+	REQUIRE_EQ(rte_extmem_register(p, 8192, NULL, 0, 4096), 0);
+	a = ext_mr();
+	REQUIRE(ext_one(p + 4096, 2));
+	b = ext_mr();
+	CHECK_EQ(b.registered - a.registered, 1);
+	CHECK_EQ(ext_mr_at(p).open, 2);		/* the retired one and the larger one */
+	CHECK_EQ(ext_mr_at(p + 4096).open, 1);
+	REQUIRE(ext_one(p, 3));			/* the larger one serves the old page too */
+	a = ext_mr();
+	CHECK_EQ(a.registered, b.registered);
+	CHECK_EQ(rte_eth_dev_stop((uint16_t)ext_tx), 0);
+	CHECK_EQ(ext_mr_at(p).open, 1);		/* retired: deregistered at stop */
+	CHECK_EQ(ext_mr_at(p + 4096).open, 1);
+	REQUIRE_EQ(rte_eth_dev_start((uint16_t)ext_tx), 0);
+	REQUIRE(ext_one(p + 4096, 4));
+	b = ext_mr();
+	CHECK_EQ(b.registered, a.registered);	/* nothing registered again */
+}
+
 static const struct comp_case cases[] = {
 	{ "heap", test_heap },
 	{ "extmem", test_extmem },
@@ -757,6 +810,7 @@ static const struct comp_case cases[] = {
 	{ "tso", test_tso },
 	{ "two_queues", test_two_queues },
 	{ "fast_free", test_fast_free },
+	{ "grown_area", test_grown_area },
 	{ "table_full", test_table_full },
 	{ "close", test_close },
 };
@@ -780,6 +834,11 @@ ext_teardown(void)
 	for (i = 0; i < ext_nsmall; i++) {
 		rte_extmem_unregister(ext_small[i], 4096);
 		munmap(ext_small[i], 4096);
+	}
+	if (ext_grown != NULL) {
+		if (rte_extmem_unregister(ext_grown, 8192) != 0)
+			rte_extmem_unregister(ext_grown, 4096);
+		munmap(ext_grown, 8192);
 	}
 	if (ext_pool != NULL && rte_mempool_avail_count(ext_pool) != EXT_POOL_N) {
 		fprintf(stderr, "FAIL: %u of %u mbufs back in the pool after teardown\n",

@@ -406,6 +406,8 @@ mana_dev_stop_locked(struct rte_eth_dev *dev)
 	mana_qgate_close_all(priv);
 	mana_rx_intr_vec_disable(dev);
 	mana_queues_destroy(dev);
+	/* No WQE is left to use a retired external memory region. */
+	mana_mr_release_retired(priv);
 	mana_queue_states_stopped(dev);
 	priv->started = false;
 	rte_eth_linkstatus_set(dev, &link);

@@ -132,9 +132,9 @@ struct mana_mr_table {
  * other (they may overlap pool regions: the pool table is looked up first).
  * Same lock (the pool table's) and sequence-counter protocol; removals bump
  * the pool table's gen. Retired regions (replaced by a larger run, or whose
- * memory DPDK freed) stay registered, out of lookups, until the port closes:
- * a posted WQE may still use them. Entries plus retired regions at most
- * MANA_MR_EXT_MAX (user guide).
+ * memory DPDK freed) stay registered, out of lookups, until the port stops
+ * or closes: a posted WQE may still use them. Entries plus retired regions
+ * at most MANA_MR_EXT_MAX (user guide).
  */
 #define MANA_MR_EXT_MAX		64
 
@@ -688,6 +688,7 @@ int mana_mr_register_mempool(struct mana_priv *priv, struct rte_mempool *mp);
 int mana_mr_register_ext(struct mana_priv *priv, uintptr_t addr, uint32_t len);
 int mana_mr_register_all(struct mana_priv *priv);
 void mana_mr_release_all(struct mana_priv *priv);
+void mana_mr_release_retired(struct mana_priv *priv);
 int mana_mr_events_register(struct mana_priv *priv);
 void mana_mr_events_unregister(struct mana_priv *priv);
 uint32_t mana_mr_lookup_slow(struct mana_priv *priv, struct mana_mr_cache *cache,

@@ -339,6 +339,35 @@ mr_ext_release_locked(struct mana_priv *priv)
 	return n;
 }
 
+/*
+ * Deregister the retired external regions: called once the port's queues
+ * are destroyed (dev_stop), when no posted WQE can use them any more.
+ */
+void
+mana_mr_release_retired(struct mana_priv *priv)
+{
+	struct mana_mr_table *t = &priv->mr;
+	struct mana_mr_ext *x = &priv->mr_ext;
+	struct ibv_mr *dead[MANA_MR_EXT_MAX];
+	uint32_t i, n;
+	int ret;
+
+	rte_spinlock_lock(&t->lock);
+	n = x->nretired;
+	memcpy(dead, x->retired, n * sizeof(dead[0]));
+	x->nretired = 0;
+	rte_spinlock_unlock(&t->lock);
+	for (i = 0; i < n; i++) {
+		ret = mana_vs_dereg_mr(dead[i]);
+		if (ret != 0)
+			PMD_DRV_LOG(ERR, "port %u: dereg_mr (retired external memory) failed: %s",
+				    priv->port_id, strerror(-ret));
+	}
+	if (n > 0)
+		PMD_DRV_LOG(DEBUG, "port %u: %u retired external memory region(s) deregistered",
+			    priv->port_id, n);
+}
+
 void
 mana_mr_release_all(struct mana_priv *priv)
 {
