@@ -298,6 +298,20 @@ struct mana_model_port_stats {
 };
 int mana_model_port_stats(const struct mana_model *m, unsigned int port,
 			  struct mana_model_port_stats *st);
+
+/*
+ * Memory regions of the device (every context): open now, and registered
+ * since creation. addr non-NULL: open and open_bytes count only the open
+ * MRs whose range holds addr.
+ */
+struct mana_model_mr_stats {
+	uint32_t open;			/* registered and not deregistered */
+	uint64_t open_bytes;		/* their lengths, summed */
+	uint64_t registered;		/* successful reg_mr calls */
+	uint64_t deregistered;		/* successful dereg_mr calls */
+};
+int mana_model_mr_stats(const struct mana_model *m, const void *addr,
+			struct mana_model_mr_stats *st);
 int mana_model_port_stats_reset(struct mana_model *m, unsigned int port);
 
 /*

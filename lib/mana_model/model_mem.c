@@ -202,6 +202,8 @@ mana_model_reg_mr(struct ibv_pd *p, void *addr, size_t length, int access)
 	mr->hnext = m->mr_hash[b];
 	m->mr_hash[b] = mr;
 	m->nmr++;
+	m->mr_bytes += length;
+	m->mr_reg++;
 	mr->pd->users++;
 	pd->ctx->nobj++;
 	mm_unlock(m);
@@ -231,6 +233,8 @@ mana_model_dereg_mr(struct ibv_mr *ibmr)
 		if (m->eng[i].mr_last == mr)
 			m->eng[i].mr_last = NULL;
 	m->nmr--;
+	m->mr_bytes -= mr->end - mr->start;
+	m->mr_dereg++;
 	mr->pd->users--;
 	mr->pd->ctx->nobj--;
 	mm_unlock(m);
@@ -354,5 +358,35 @@ mana_model_db_page_offset(struct ibv_context *c, const void *page, uint64_t *off
 		return -EINVAL;
 	}
 	*off = (uint64_t)(p - ctx->db_obj) + MM_PAGE_SIZE;
+	return 0;
+}
+
+int
+mana_model_mr_stats(const struct mana_model *m, const void *addr, struct mana_model_mr_stats *st)
+{
+	struct mana_model *mm = (struct mana_model *)(uintptr_t)m;
+	uintptr_t a = (uintptr_t)addr;
+	const struct mm_mr *mr;
+
+	if (m == NULL || st == NULL)
+		return -EINVAL;
+	mm_lock(mm);
+	st->open = m->nmr;
+	st->open_bytes = m->mr_bytes;
+	if (addr != NULL) {
+		st->open = 0;
+		st->open_bytes = 0;
+		for (unsigned int b = 0; b < MM_MR_HASH_SIZE; b++) {
+			for (mr = m->mr_hash[b]; mr != NULL; mr = mr->hnext) {
+				if (a >= mr->start && a < mr->end) {
+					st->open++;
+					st->open_bytes += mr->end - mr->start;
+				}
+			}
+		}
+	}
+	st->registered = m->mr_reg;
+	st->deregistered = m->mr_dereg;
+	mm_unlock(mm);
 	return 0;
 }

@@ -327,6 +327,7 @@ struct mana_model {
 	LIST_HEAD(, mm_channel) chans;
 	struct mm_mr *mr_hash[MM_MR_HASH_SIZE];
 	uint32_t nqp, nmr;
+	uint64_t mr_bytes, mr_reg, mr_dereg;	/* open MRs' bytes; reg/dereg calls that succeeded */
 	uint32_t id_seed, id_ctr;	/* queue ids */
 	uint32_t key_seed, key_ctr;	/* lkeys */
 	uint32_t handle_ctr;

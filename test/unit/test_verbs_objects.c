@@ -17,6 +17,7 @@ static void
 test_pd_mr(void)
 {
 	struct ibv_parent_domain_init_attr pa;
+	struct mana_model_mr_stats st0, st;
 	static uint8_t buf[8192];
 	struct ibv_mr *mr, *mr2;
 	struct ibv_pd *pd2;
@@ -36,6 +37,7 @@ test_pd_mr(void)
 	/* a second PD without parent domains: only its MRs hold it */
 	pd2 = mana_vs_alloc_pd(f.ctx);
 	REQUIRE_NOT_NULL(pd2);
+	REQUIRE_EQ(mana_model_mr_stats(f.m, NULL, &st0), 0);
 	mr = mana_vs_reg_mr(pd2, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
 	REQUIRE_NOT_NULL(mr);
 	CHECK(mr->context == f.ctx);
@@ -47,11 +49,30 @@ test_pd_mr(void)
 	CHECK_NE(mr->lkey, mr2->lkey);
 	/* only LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ (7.1) */
 	CHECK_FAILS(mana_vs_reg_mr(pd2, buf, 4096, IBV_ACCESS_REMOTE_ATOMIC), EINVAL);
+	/* the device's MR counters: two more open (the refused one not counted) */
+	REQUIRE_EQ(mana_model_mr_stats(f.m, NULL, &st), 0);
+	CHECK_EQ(st.open, st0.open + 2);
+	CHECK_EQ(st.open_bytes, st0.open_bytes + sizeof(buf) + 4096);
+	CHECK_EQ(st.registered, st0.registered + 2);
+	CHECK_EQ(st.deregistered, st0.deregistered);
+	/* by address: both hold buf, only mr holds buf + 4096, none holds buf + 8192 */
+	REQUIRE_EQ(mana_model_mr_stats(f.m, buf, &st), 0);
+	CHECK_EQ(st.open, 2);
+	CHECK_EQ(st.open_bytes, sizeof(buf) + 4096);
+	REQUIRE_EQ(mana_model_mr_stats(f.m, buf + 4096, &st), 0);
+	CHECK_EQ(st.open, 1);
+	REQUIRE_EQ(mana_model_mr_stats(f.m, buf + sizeof(buf), &st), 0);
+	CHECK_EQ(st.open, 0);
+	CHECK_EQ(mana_model_mr_stats(NULL, NULL, &st), -EINVAL);
 	/* the PD cannot go while MRs use it (8) */
 	CHECK_EQ(mana_vs_dealloc_pd(pd2), -EBUSY);
 	CHECK_EQ(mana_vs_dereg_mr(mr2), 0);
 	CHECK_EQ(mana_vs_dealloc_pd(pd2), -EBUSY);
 	CHECK_EQ(mana_vs_dereg_mr(mr), 0);
+	REQUIRE_EQ(mana_model_mr_stats(f.m, NULL, &st), 0);
+	CHECK_EQ(st.open, st0.open);
+	CHECK_EQ(st.open_bytes, st0.open_bytes);
+	CHECK_EQ(st.deregistered, st0.deregistered + 2);
 	CHECK_EQ(mana_vs_dealloc_pd(pd2), 0);
 	/* f.pd: its parent domains reference it (13 rule 4: parent domain first) */
 	CHECK_EQ(mana_vs_dealloc_pd(f.pd), -EBUSY);

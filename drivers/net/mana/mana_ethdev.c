@@ -406,6 +406,8 @@ mana_dev_stop_locked(struct rte_eth_dev *dev)
 	mana_qgate_close_all(priv);
 	mana_rx_intr_vec_disable(dev);
 	mana_queues_destroy(dev);
+	/* No WQE is left to use a retired external memory region. */
+	mana_mr_release_retired(priv);
 	mana_queue_states_stopped(dev);
 	priv->started = false;
 	rte_eth_linkstatus_set(dev, &link);
@@ -776,6 +778,7 @@ mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_po
 	snprintf(priv->ibdev_name, sizeof(priv->ibdev_name), "%s", mana_vs_device_name(ibdev));
 	rte_ether_addr_copy(mac, dev->data->mac_addrs);
 	mana_mr_table_init(&priv->mr);
+	memset(&priv->mr_ext, 0, sizeof(priv->mr_ext));
 	mana_rss_init(priv);
 	mana_qgates_init(priv);
 	ret = mana_port_open(priv, ibdev);

@@ -125,11 +125,36 @@ struct mana_mr_table {
 	const struct rte_mempool *mp[MANA_MR_TABLE_MAX];	/* owner, parallel to e[] */
 };
 
+/*
+ * Regions of memory outside the registered mempools (external buffers,
+ * rte_malloc and rte_extmem memory), registered on a TX miss: one entry per
+ * VA-contiguous run of used memory segments, sorted, not overlapping each
+ * other (they may overlap pool regions: the pool table is looked up first).
+ * Same lock (the pool table's) and sequence-counter protocol; removals bump
+ * the pool table's gen. Retired regions (replaced by a larger run, or whose
+ * memory DPDK freed) stay registered, out of lookups, until the port stops
+ * or closes: a posted WQE may still use them. Entries plus retired regions
+ * at most MANA_MR_EXT_MAX (user guide).
+ */
+#define MANA_MR_EXT_MAX		64
+
+struct mana_mr_ext {
+	uint32_t seq;
+	uint32_t n;
+	uint32_t nretired;
+	bool full_logged;
+	bool mem_cb_registered;
+	struct mana_mr_entry e[MANA_MR_EXT_MAX];
+	struct ibv_mr *mr[MANA_MR_EXT_MAX];		/* parallel to e[] */
+	struct ibv_mr *retired[MANA_MR_EXT_MAX];
+};
+
 /* Per-queue cache in front of the table: last hit first, then a few more. */
 struct mana_mr_cache {
 	uint32_t gen;
 	uint32_t last;
 	uint32_t victim;
+	int32_t err;			/* why the last failed lookup failed (-errno) */
 	struct mana_mr_entry e[MANA_MR_CACHE_SIZE];
 };
 
@@ -176,6 +201,7 @@ struct mana_txq_stats {
 	uint64_t errors;
 	uint64_t err_type[11];		/* by CQE type 33..42 at [type - 32] */
 	uint64_t mr_fail;
+	uint64_t mr_table_full;		/* mr_fail because the external region table is full */
 	uint64_t too_many_segs;
 	uint64_t cq_overflow;
 	uint64_t bad_cqe;		/* CQE not matching any outstanding WQE */
@@ -301,7 +327,7 @@ struct mana_txq {
 	uint32_t lk_gen;		/* MR table generation of the two above */
 	uint32_t bytes_posted;		/* free-running, 31 bits (mana_tx_desc.bytes) */
 	uint32_t bytes_done;		/* bytes_posted value of the last retired descriptor */
-	uint32_t chain_end;		/* desc_head after the last chained packet posted */
+	uint32_t chain_end;		/* desc_head after the last chained or attached packet posted */
 	/*
 	 * desc_head after the last packet not posted by tx_post_fast, or the
 	 * last change of lk_pool: every descriptor from here on holds a
@@ -397,6 +423,7 @@ struct mana_priv {
 	bool removed;
 	/* Memory registration. */
 	struct mana_mr_table mr;
+	struct mana_mr_ext mr_ext;
 	bool mp_cb_registered;
 	/* Device counters at the last stats reset (model only). */
 	struct mana_model_port_stats model_base;
@@ -461,6 +488,8 @@ int mana_mp_req_dev_stats(struct mana_priv *priv, struct mana_model_port_stats *
 int mana_mp_req_cmd_fd(struct mana_priv *priv, int *fd, uint32_t *gen);
 /* Secondary: the primary registers mempool mp (MR miss in a secondary), 0 or -errno. */
 int mana_mp_req_mr(struct mana_priv *priv, const struct rte_mempool *mp);
+/* Secondary: the primary registers the memory run holding [addr, addr + len), 0 or -errno. */
+int mana_mp_req_mr_ext(struct mana_priv *priv, uintptr_t addr, uint32_t len);
 
 /* mana_mp_rxtx.c: a secondary's datapath on the primary's queues */
 int mana_mp_proc_attach(struct rte_eth_dev *dev);
@@ -656,8 +685,10 @@ int mana_reta_query(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *co
 /* mana_mr.c */
 void mana_mr_table_init(struct mana_mr_table *t);
 int mana_mr_register_mempool(struct mana_priv *priv, struct rte_mempool *mp);
+int mana_mr_register_ext(struct mana_priv *priv, uintptr_t addr, uint32_t len);
 int mana_mr_register_all(struct mana_priv *priv);
 void mana_mr_release_all(struct mana_priv *priv);
+void mana_mr_release_retired(struct mana_priv *priv);
 int mana_mr_events_register(struct mana_priv *priv);
 void mana_mr_events_unregister(struct mana_priv *priv);
 uint32_t mana_mr_lookup_slow(struct mana_priv *priv, struct mana_mr_cache *cache,

@@ -50,6 +50,7 @@ enum mana_mp_type {
 	MANA_MP_DEV_STATS,
 	MANA_MP_CMD_FD,
 	MANA_MP_CREATE_MR,
+	MANA_MP_CREATE_MR_EXT,
 };
 
 struct mana_mp_param {
@@ -69,6 +70,10 @@ struct mana_mp_param {
 		} stats;	/* DEV_STATS: a slice of struct mana_model_port_stats */
 		uint32_t ctx_gen;			/* CMD_FD reply (the fd: fds[0]) */
 		char pool[RTE_MEMPOOL_NAMESIZE];	/* CREATE_MR request */
+		struct {
+			uint64_t addr;
+			uint32_t len;
+		} ext;					/* CREATE_MR_EXT request */
 	} u;
 };
 
@@ -214,6 +219,10 @@ mp_primary_handle(const struct rte_mp_msg *msg, const void *peer)
 	case MANA_MP_CREATE_MR:
 		res->result = mp_create_mr(priv, req->u.pool);
 		break;
+	case MANA_MP_CREATE_MR_EXT:
+		res->result = mana_mr_register_ext(priv, (uintptr_t)req->u.ext.addr,
+						   req->u.ext.len);
+		break;
 	default:
 		PMD_DRV_LOG(ERR, "port %u: unknown IPC request %u", req->port_id, req->type);
 		res->result = -EINVAL;
@@ -295,6 +304,18 @@ mana_mp_req_mr(struct mana_priv *priv, const struct rte_mempool *mp)
 	p = mp_msg_init(&req, MANA_MP_CREATE_MR, priv->port_id);
 	if (strlcpy(p->u.pool, mp->name, sizeof(p->u.pool)) >= sizeof(p->u.pool))
 		return -ENAMETOOLONG;
+	return mp_request(&req, NULL);
+}
+
+int
+mana_mp_req_mr_ext(struct mana_priv *priv, uintptr_t addr, uint32_t len)
+{
+	struct mana_mp_param *p;
+	struct rte_mp_msg req;
+
+	p = mp_msg_init(&req, MANA_MP_CREATE_MR_EXT, priv->port_id);
+	p->u.ext.addr = addr;
+	p->u.ext.len = len;
 	return mp_request(&req, NULL);
 }
 

@@ -16,8 +16,12 @@
  * valid while the table's `gen` is unchanged. On a miss the out-of-line slow
  * path reads the table without a lock (sequence counter) and, if the address
  * is still unknown, registers the mbuf's pool (this takes the table lock and
- * a verbs call: off the common path). External buffers are never registered
- * implicitly: the lookup fails and the caller stops (TX) or counts (RX).
+ * a verbs call: off the common path).
+ *
+ * Memory outside every registered pool (external buffers, indirect mbufs of
+ * such, data moved out of its pool's buffer) is looked up, and registered on
+ * a miss, in the external table (mana_mr_ext.c); the cache then serves hits
+ * for both tables alike.
  */
 
 #include <errno.h>
@@ -33,11 +37,7 @@
 
 #include "mana_ethdev.h"
 #include "mana_logs.h"
-
-struct mana_mr_range {
-	uintptr_t start;
-	uintptr_t end;
-};
+#include "mana_mr_int.h"
 
 struct mana_chunk_ctx {
 	struct mana_mr_range *r;
@@ -59,52 +59,74 @@ mana_mr_cache_init(struct mana_mr_cache *c)
 	c->gen = UINT32_MAX;	/* never equal to a live generation at first use */
 }
 
-/* Lock-free read of the table: binary search under the sequence counter (hardware.md §18 #19). */
-static bool
-mr_table_find(struct mana_mr_table *t, uintptr_t addr, uint32_t len, struct mana_mr_entry *out)
+/*
+ * Lock-free read of sorted entries e[0..*np): binary search under the
+ * sequence counter *seqp (hardware.md §18 #19).
+ */
+bool
+mana_mr_find(const uint32_t *seqp, const uint32_t *np, const struct mana_mr_entry *e, uint32_t max,
+	uintptr_t addr, uint32_t len, struct mana_mr_entry *out)
 {
 	uint32_t seq, lo, hi, mid;
 	bool found;
 
 	do {
-		seq = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
+		seq = __atomic_load_n(seqp, __ATOMIC_ACQUIRE);
 		if (seq & 1) {
 			rte_pause();
 			continue;
 		}
 		found = false;
 		lo = 0;
-		hi = __atomic_load_n(&t->n, __ATOMIC_RELAXED);
-		if (hi > MANA_MR_TABLE_MAX)
-			hi = MANA_MR_TABLE_MAX;
+		hi = __atomic_load_n(np, __ATOMIC_RELAXED);
+		if (hi > max)
+			hi = max;
 		while (lo < hi) {
 			mid = (lo + hi) / 2;
-			if (addr < t->e[mid].start) {
+			if (addr < e[mid].start) {
 				hi = mid;
-			} else if (addr >= t->e[mid].end) {
+			} else if (addr >= e[mid].end) {
 				lo = mid + 1;
 			} else {
-				*out = t->e[mid];
+				*out = e[mid];
 				found = addr + len <= out->end;
 				break;
 			}
 		}
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	} while ((seq & 1) || __atomic_load_n(&t->seq, __ATOMIC_RELAXED) != seq);
+	} while ((seq & 1) || __atomic_load_n(seqp, __ATOMIC_RELAXED) != seq);
 	return found;
+}
+
+static bool
+mr_table_find(struct mana_mr_table *t, uintptr_t addr, uint32_t len, struct mana_mr_entry *out)
+{
+	return mana_mr_find(&t->seq, &t->n, t->e, MANA_MR_TABLE_MAX, addr, len, out);
+}
+
+void
+mana_mr_seq_begin(uint32_t *seq)
+{
+	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+void
+mana_mr_seq_end(uint32_t *seq)
+{
+	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE);
 }
 
 static void
 mr_write_begin(struct mana_mr_table *t)
 {
-	__atomic_store_n(&t->seq, t->seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	mana_mr_seq_begin(&t->seq);
 }
 
 static void
 mr_write_end(struct mana_mr_table *t)
 {
-	__atomic_store_n(&t->seq, t->seq + 1, __ATOMIC_RELEASE);
+	mana_mr_seq_end(&t->seq);
 }
 
 static void
@@ -283,6 +305,7 @@ void
 mana_mr_release_all(struct mana_priv *priv)
 {
 	struct mana_mr_table *t = &priv->mr;
+	unsigned int next;
 	uint32_t i;
 
 	rte_spinlock_lock(&t->lock);
@@ -295,9 +318,13 @@ mana_mr_release_all(struct mana_priv *priv)
 				    strerror(-ret));
 	}
 	__atomic_store_n(&t->n, 0, __ATOMIC_RELAXED);
+	next = mana_mr_ext_release_locked(priv);
 	__atomic_store_n(&t->gen, t->gen + 1, __ATOMIC_RELEASE);
 	mr_write_end(t);
 	rte_spinlock_unlock(&t->lock);
+	if (next > 0)
+		PMD_DRV_LOG(DEBUG, "port %u: %u external memory region(s) deregistered",
+			    priv->port_id, next);
 }
 
 static void
@@ -345,12 +372,14 @@ mana_mr_events_register(struct mana_priv *priv)
 		return -rte_errno;
 	}
 	priv->mp_cb_registered = true;
+	mana_mr_ext_events_register(priv);
 	return 0;
 }
 
 void
 mana_mr_events_unregister(struct mana_priv *priv)
 {
+	mana_mr_ext_events_unregister(priv);
 	if (!priv->mp_cb_registered)
 		return;
 	rte_mempool_event_callback_unregister(mr_mempool_event_cb, priv);
@@ -380,22 +409,22 @@ mr_owner_pool(const struct rte_mbuf *m)
 
 /*
  * Pools whose registration failed lately, per process: asked again after
- * MR_RETRY_MS rather than on every miss (each miss of a refused pool would
+ * MANA_MR_RETRY_MS rather than on every miss (each miss of a refused pool would
  * otherwise cost a verbs call, or in a secondary an IPC round trip).
  */
 #define MR_REFUSED_MAX	8
-#define MR_RETRY_MS	1000
 
 static struct {
 	const struct mana_priv *priv;
-	const struct rte_mempool *mp;
+	const void *mp;			/* a mempool, or a memseg list (external memory) */
 	uint64_t until;			/* timer cycles */
+	int err;			/* the refusal's -errno, given again until then */
 } mr_refused[MR_REFUSED_MAX];
 static rte_spinlock_t mr_refused_lock = RTE_SPINLOCK_INITIALIZER;
 
-/* -EAGAIN if (priv, mp) was refused less than MR_RETRY_MS ago. */
-static int
-mr_refused_check(const struct mana_priv *priv, const struct rte_mempool *mp)
+/* The refusal's -errno if (priv, mp) was refused less than MANA_MR_RETRY_MS ago, else 0. */
+int
+mana_mr_refused_check(const struct mana_priv *priv, const void *mp)
 {
 	uint64_t now = rte_get_timer_cycles();
 	int ret = 0;
@@ -405,13 +434,13 @@ mr_refused_check(const struct mana_priv *priv, const struct rte_mempool *mp)
 	for (i = 0; i < MR_REFUSED_MAX; i++)
 		if (mr_refused[i].priv == priv && mr_refused[i].mp == mp &&
 		    now < mr_refused[i].until)
-			ret = -EAGAIN;
+			ret = mr_refused[i].err;
 	rte_spinlock_unlock(&mr_refused_lock);
 	return ret;
 }
 
-static void
-mr_refused_note(const struct mana_priv *priv, const struct rte_mempool *mp)
+void
+mana_mr_refused_note(const struct mana_priv *priv, const void *mp, int err)
 {
 	uint64_t now = rte_get_timer_cycles(), oldest = UINT64_MAX;
 	unsigned int i, slot = 0;
@@ -429,7 +458,8 @@ mr_refused_note(const struct mana_priv *priv, const struct rte_mempool *mp)
 	}
 	mr_refused[slot].priv = priv;
 	mr_refused[slot].mp = mp;
-	mr_refused[slot].until = now + rte_get_timer_hz() * MR_RETRY_MS / 1000;
+	mr_refused[slot].until = now + rte_get_timer_hz() * MANA_MR_RETRY_MS / 1000;
+	mr_refused[slot].err = err != 0 ? err : -EAGAIN;
 	rte_spinlock_unlock(&mr_refused_lock);
 }
 
@@ -437,7 +467,7 @@ mr_refused_note(const struct mana_priv *priv, const struct rte_mempool *mp)
  * The pool of a missed lookup, registered: here in the primary; a secondary
  * asks the primary (no verbs in a secondary), which takes up to the IPC
  * timeout once per unknown pool. A refusal is logged once per process, and
- * the pool asked for again at most once per MR_RETRY_MS.
+ * the pool asked for again at most once per MANA_MR_RETRY_MS.
  */
 static int
 mr_register_pool(struct mana_priv *priv, struct rte_mempool *mp)
@@ -445,7 +475,7 @@ mr_register_pool(struct mana_priv *priv, struct rte_mempool *mp)
 	static bool logged;
 	int ret;
 
-	ret = mr_refused_check(priv, mp);
+	ret = mana_mr_refused_check(priv, mp);
 	if (ret != 0)
 		return ret;
 	if (rte_eal_process_type() == RTE_PROC_PRIMARY)
@@ -454,13 +484,13 @@ mr_register_pool(struct mana_priv *priv, struct rte_mempool *mp)
 		ret = mana_mp_req_mr(priv, mp);
 	if (ret == 0)
 		return 0;
-	mr_refused_note(priv, mp);
+	mana_mr_refused_note(priv, mp, ret);
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY &&
 	    !__atomic_exchange_n(&logged, true, __ATOMIC_RELAXED))
 		PMD_DRV_LOG(ERR, "port %u: the primary could not register mempool %s for this "
 			    "secondary (%s): its mbufs are not received into or sent (logged "
 			    "once; asked again every %u ms)", priv->port_id, mp->name,
-			    strerror(-ret), MR_RETRY_MS);
+			    strerror(-ret), MANA_MR_RETRY_MS);
 	return ret;
 }
 
@@ -471,6 +501,7 @@ mana_mr_lookup_slow(struct mana_priv *priv, struct mana_mr_cache *c, const struc
 	uint32_t gen = __atomic_load_n(&priv->mr.gen, __ATOMIC_ACQUIRE);
 	struct mana_mr_entry e;
 	struct rte_mempool *mp;
+	int ret;
 
 	if (c->gen != gen) {
 		memset(c->e, 0, sizeof(c->e));
@@ -478,15 +509,24 @@ mana_mr_lookup_slow(struct mana_priv *priv, struct mana_mr_cache *c, const struc
 		c->victim = 0;
 		c->gen = gen;
 	}
-	if (mr_table_find(&priv->mr, addr, len, &e)) {
-		mr_cache_insert(c, &e);
-		return e.lkey;
-	}
+	if (mr_table_find(&priv->mr, addr, len, &e))
+		goto hit;
 	mp = m != NULL ? mr_owner_pool(m) : NULL;
-	if (mp == NULL || mr_register_pool(priv, mp) != 0)
+	if (mp != NULL && mr_register_pool(priv, mp) == 0 &&
+	    mr_table_find(&priv->mr, addr, len, &e))
+		goto hit;
+	/* No mbuf given: pool memory only. */
+	if (m == NULL) {
+		c->err = -ENOENT;
 		return MANA_MR_LKEY_INVALID;
-	if (!mr_table_find(&priv->mr, addr, len, &e))
-		return MANA_MR_LKEY_INVALID;
+	}
+	/* Not in a pool's registration: external memory (extbuf, attached, moved data). */
+	ret = mana_mr_ext_lookup(priv, addr, len, &e);
+	if (ret == 0)
+		goto hit;
+	c->err = ret;
+	return MANA_MR_LKEY_INVALID;
+hit:
 	mr_cache_insert(c, &e);
 	return e.lkey;
 }

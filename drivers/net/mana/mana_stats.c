@@ -47,8 +47,8 @@ static const struct mana_xstat_def rxq_stats[] = {
 
 static const struct mana_xstat_def txq_stats[] = {
 	TXQ_STAT(packets), TXQ_STAT(bytes), TXQ_STAT(errors), TXQ_STAT(mr_fail),
-	TXQ_STAT(too_many_segs), TXQ_STAT(cq_overflow), TXQ_STAT(bad_cqe),
-	TXQ_STAT(tso_packets), TXQ_STAT(tso_bad),
+	TXQ_STAT(mr_table_full), TXQ_STAT(too_many_segs), TXQ_STAT(cq_overflow),
+	TXQ_STAT(bad_cqe), TXQ_STAT(tso_packets), TXQ_STAT(tso_bad),
 };
 
 /* TX error CQE types 33..41 (hardware.md §4.3). */

@@ -200,8 +200,8 @@ tx_retire_to(struct mana_txq *txq, uint32_t e, uint32_t type)
 	txq->desc_tail = e + 1;
 	/*
 	 * One put_bulk for a run tx_post_fast posted alone (plain mbufs of one
-	 * pool, mixed_end), or with MBUF_FAST_FREE one without a chain (other
-	 * segments, other pools).
+	 * pool, mixed_end), or with MBUF_FAST_FREE one without a chain or an
+	 * attached (indirect, external) buffer.
 	 */
 	bulk = (int32_t)(txq->mixed_end - first) <= 0 ||
 	       (txq->fast_free && (int32_t)(txq->chain_end - first) <= 0);
@@ -425,6 +425,7 @@ tx_post_wqe(struct mana_txq *txq, struct rte_mbuf *m, uint32_t nsge, bool lso, u
 		lkey = tx_lkey(txq, seg, addr, len);
 		if (unlikely(lkey == MANA_MR_LKEY_INVALID)) {
 			txq->stats.mr_fail++;
+			txq->stats.mr_table_full += txq->mr_cache.err == -ENOSPC;
 			return NULL;
 		}
 		if (lso && seg == m && len > hdr) {
@@ -453,7 +454,8 @@ tx_post_wqe(struct mana_txq *txq, struct rte_mbuf *m, uint32_t nsge, bool lso, u
 		((uint32_t *)wqe)[0] = 0;
 		((uint32_t *)wqe)[1] = dw1;
 	}
-	if (m->nb_segs > 1)
+	/* Freed one by one even with MBUF_FAST_FREE: the extbuf or direct mbuf must be let go. */
+	if (m->nb_segs > 1 || (m->ol_flags & (RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)))
 		txq->chain_end = txq->desc_head + 1;
 	txq->mixed_end = txq->desc_head + 1;
 	txq->mbufs[txq->desc_head & txq->desc_mask] = m;

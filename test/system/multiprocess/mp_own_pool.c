@@ -35,8 +35,15 @@
  * not, the RX part is refused (one FAIL line) rather than run on another
  * driver's code.
  *
+ * --extbuf: every frame's data is instead an external buffer
+ * (rte_pktmbuf_attach_extbuf) in an rte_malloc area this process allocates
+ * (one slot per frame, in the shared heap): no pool holds it, so the driver
+ * asks the primary over IPC (CREATE_MR_EXT) to register the memory run
+ * holding it. Checks as above, plus every extbuf given back (its free
+ * callback) and the area freed at the end.
+ *
  * usage: mp_own_pool [EAL options] -- [--port P] [--txq Q] [--rxq Q]
- *        [--frames N] [--seconds T] [--pool-ops NAME]
+ *        [--frames N] [--seconds T] [--pool-ops NAME] [--extbuf]
  */
 
 #include <getopt.h>
@@ -50,6 +57,7 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_ether.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -67,7 +75,39 @@ struct op_opts {
 	uint32_t frames;
 	unsigned int seconds;
 	const char *pool_ops;
+	bool extbuf;
 };
+
+#define OP_EXT_SLOT	256	/* a frame, then its rte_mbuf_ext_shared_info */
+
+static uint8_t *op_ext_area;		/* --extbuf: frames slots */
+static uint32_t op_ext_freed;		/* extbufs given back */
+
+static void
+op_ext_free_cb(void *addr, void *opaque)
+{
+	RTE_SET_USED(addr);
+	RTE_SET_USED(opaque);
+	__atomic_fetch_add(&op_ext_freed, 1, __ATOMIC_RELAXED);
+}
+
+/* Move m's frame into extbuf slot seq of op_ext_area; 0 or -1. */
+static int
+op_to_extbuf(struct rte_mbuf *m, uint32_t seq)
+{
+	uint8_t *slot = op_ext_area + (size_t)seq * OP_EXT_SLOT;
+	struct rte_mbuf_ext_shared_info *sh;
+	uint16_t len = OP_EXT_SLOT;
+
+	sh = rte_pktmbuf_ext_shinfo_init_helper(slot, &len, op_ext_free_cb, NULL);
+	if (sh == NULL || len < OP_FRAME_LEN)
+		return -1;
+	memcpy(slot, rte_pktmbuf_mtod(m, void *), OP_FRAME_LEN);
+	rte_pktmbuf_attach_extbuf(m, slot, rte_mem_virt2iova(slot), len, sh);
+	m->data_len = OP_FRAME_LEN;
+	m->pkt_len = OP_FRAME_LEN;
+	return 0;
+}
 
 /*
  * Right after the 14-byte Ethernet header, so read and written unaligned:
@@ -102,6 +142,7 @@ op_parse(int argc, char **argv, struct op_opts *o)
 		{ "frames", required_argument, NULL, 'n' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "pool-ops", required_argument, NULL, 'o' },
+		{ "extbuf", no_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -126,6 +167,9 @@ op_parse(int argc, char **argv, struct op_opts *o)
 			break;
 		case 'o':
 			o->pool_ops = optarg;
+			break;
+		case 'x':
+			o->extbuf = true;
 			break;
 		default:
 			return -1;
@@ -246,7 +290,8 @@ op_send(const struct op_opts *o, struct rte_mempool *pool, const struct rte_ethe
 			pkts[n] = rte_pktmbuf_alloc(pool);
 			if (pkts[n] == NULL)
 				break;
-			if (op_fill(pkts[n], dst, seq) != 0) {
+			if (op_fill(pkts[n], dst, seq) != 0 ||
+			    (o->extbuf && op_to_extbuf(pkts[n], seq) != 0)) {
 				rte_pktmbuf_free(pkts[n]);
 				break;
 			}
@@ -319,6 +364,19 @@ op_run(const struct op_opts *o)
 	}
 	printf("info: pool %s created in this process (driver %s)\n", OP_POOL_NAME,
 	       rte_mempool_get_ops(pool->ops_index)->name);
+	if (o->extbuf) {
+		op_ext_area = rte_malloc("mp_own_extbuf", (size_t)o->frames * OP_EXT_SLOT, 4096);
+		if (op_ext_area == NULL) {
+			printf("FAIL: rte_malloc of %u extbuf slots: %s\n", o->frames,
+			       rte_strerror(rte_errno));
+			op_fails++;
+			rte_mempool_free(pool);
+			free(seen);
+			return;
+		}
+		printf("info: frames sent from external buffers at %p (rte_malloc)\n",
+		       (void *)op_ext_area);
+	}
 	op_read(o, &c0);
 	deadline = rte_get_timer_cycles() + hz * o->seconds;
 	sent = op_send(o, pool, &mac, deadline, rx, seen, &got, &dup, &other);
@@ -331,7 +389,8 @@ op_run(const struct op_opts *o)
 		/* Empty bursts retire TX completions: the own pool's mbufs go back. */
 		rte_eth_tx_burst(o->port, o->txq, NULL, 0);
 		in_use = rte_mempool_in_use_count(pool);
-	} while ((c1.dev_tx_frames - c0.dev_tx_frames < sent || in_use != 0) &&
+	} while ((c1.dev_tx_frames - c0.dev_tx_frames < sent || in_use != 0 ||
+		  (o->extbuf && __atomic_load_n(&op_ext_freed, __ATOMIC_RELAXED) < sent)) &&
 		 !op_timed_out(deadline));
 	op_check(c1.txq_packets - c0.txq_packets == o->frames, "tx_q packets delta",
 		 c1.txq_packets - c0.txq_packets, o->frames);
@@ -347,6 +406,11 @@ op_run(const struct op_opts *o)
 			 c1.rxq_packets - c0.rxq_packets, o->frames);
 	}
 	op_check(in_use == 0, "own pool's mbufs in use at the end", in_use, 0);
+	if (o->extbuf) {
+		op_check(op_ext_freed == sent, "extbufs given back", op_ext_freed, sent);
+		if (op_ext_freed == sent)
+			rte_free(op_ext_area);	/* else the device may still read some */
+	}
 	if (in_use == 0)
 		rte_mempool_free(pool);	/* else the device may still hold some */
 	free(seen);
@@ -365,7 +429,7 @@ main(int argc, char **argv)
 	}
 	if (op_parse(argc - n, argv + n, &o) != 0) {
 		printf("usage: mp_own_pool [EAL options] -- [--port P] [--txq Q] [--rxq Q] "
-		       "[--frames N] [--seconds T] [--pool-ops NAME]\n");
+		       "[--frames N] [--seconds T] [--pool-ops NAME] [--extbuf]\n");
 		rte_eal_cleanup();
 		return 2;
 	}

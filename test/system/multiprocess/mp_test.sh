@@ -35,6 +35,11 @@
 #              pool of its own (registered through the primary, IPC
 #              CREATE_MR): every frame reaches the device and comes back
 #              on its RX queue, every own mbuf returns
+#   secondary_extbuf
+#              the same with every frame in an external buffer of an
+#              rte_malloc area of the secondary (registered by the primary,
+#              IPC CREATE_MR_EXT): every frame back, every extbuf returned,
+#              no mr_fail, no driver error in either log
 #   pdump      Debian's dpdk-pdump (with LD_PRELOAD=librte_mempool_dpaa.so.23,
 #              the NIC guide's workaround) captures the port's RX and TX while
 #              PDUMP_FRAMES frames come in through a TAP wire (io forwarding
@@ -615,7 +620,7 @@ run_secondary_recovery() {
 # comes back on RX queue 0, the own pool's mbufs all return, the primary's
 # counters agree, and the primary still forwards afterwards.
 run_secondary_own_pool() {
-	local po=$W/own_pool_out n=${MP_OWN_FRAMES:-2000} ops rc
+	local po=$W/own_pool_out n=${MP_OWN_FRAMES:-2000} ops rc extra=("$@")
 
 	if [ ! -x "${MP_OWN_POOL:-}" ]; then
 		fail "mp_own_pool not built (MP_OWN_POOL='${MP_OWN_POOL:-}')"
@@ -634,13 +639,17 @@ run_secondary_own_pool() {
 	# The same table of mempool drivers as testpmd's (see in_use).
 	LD_PRELOAD=$MEMPOOL_PRELOAD \
 		secondary "$po" "$MP_OWN_POOL" --lcores 2@0 --proc-type=secondary -- \
-		--txq 1 --rxq 0 --frames "$n" --seconds 20 --pool-ops "$ops"
+		--txq 1 --rxq 0 --frames "$n" --seconds 20 --pool-ops "$ops" "${extra[@]}"
 	rc=$?
 	sed 's/^/  mp_own_pool: /' "$po"
 	check "mp_own_pool exit status" "$rc" -eq 0
 	check "mp_own_pool verdict" "$(grep -c '^mp_own_pool: PASS' "$po")" -eq 1
 	check_no_driver_errors "$po" "mp_own_pool's log"
 	check_log "$po" "could not register mempool" "refused registration in mp_own_pool's log"
+	check_log "$po" "cannot be registered|table full" "refused memory in mp_own_pool's log"
+	if [ ${#extra[@]} -gt 0 ]; then
+		check "extbufs given back" "$(grep -c '^ok: extbufs given back' "$po")" -eq 1
+	fi
 	snapshot after
 	check "primary tx_q1_packets" "$(xstat_of "$W/primary_after" tx_q1_packets)" -eq "$n"
 	check "primary tx_q1_mr_fail" "$(xstat_of "$W/primary_after" tx_q1_mr_fail)" -eq 0
@@ -826,6 +835,9 @@ secondary_recovery)
 	;;
 secondary_own_pool)
 	run_secondary_own_pool
+	;;
+secondary_extbuf)
+	run_secondary_own_pool --extbuf
 	;;
 pdump)
 	run_pdump
