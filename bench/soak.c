@@ -799,7 +799,7 @@ op_stats_reset(void)
 	inflight_rx = (uint64_t)fwd.nb_rxq * cfg.nb_desc;
 	ctr[C_IPACKETS].lo = r0[C_IPACKETS];
 	ctr[C_IPACKETS].hi = r1[C_IPACKETS] + SOAK_BURST;
-	ctr[C_OPACKETS].lo = r0[C_OPACKETS] - RTE_MIN(r0[C_OPACKETS], SOAK_BURST);
+	ctr[C_OPACKETS].lo = r0[C_OPACKETS] - RTE_MIN(r0[C_OPACKETS], (uint64_t)SOAK_BURST);
 	ctr[C_OPACKETS].hi = r1[C_OPACKETS] + inflight_tx;
 	ctr[C_OERRORS].lo = r0[C_OERRORS] - RTE_MIN(r0[C_OERRORS], inflight_tx);
 	ctr[C_OERRORS].hi = r1[C_OERRORS];
