@@ -187,6 +187,9 @@ mm_rx_dw1(const uint8_t *f, uint32_t len, const struct mm_frame_info *fi, bool p
 	if (fi->ipv4 && cr.ip_checked)
 		dw1 |= cr.ip_ok ? GDMA_SET(MANA_RXCQE_IP_CSUM_OK, 1) :
 				  GDMA_SET(MANA_RXCQE_IP_CSUM_BAD, 1);
+	else if (fi->ipv6)
+		/* No header checksum: a whole IPv6 header is "succeeded" (hardware.md §4.7). */
+		dw1 |= GDMA_SET(MANA_RXCQE_IP_CSUM_OK, 1);
 	if (cr.l4_checked && fi->l4_proto == 6)
 		dw1 |= cr.l4_ok ? GDMA_SET(MANA_RXCQE_TCP_CSUM_OK, 1) :
 				  GDMA_SET(MANA_RXCQE_TCP_CSUM_BAD, 1);

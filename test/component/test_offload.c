@@ -9,9 +9,12 @@
  * Multi-segment TX up to the SGE limit arrives as one frame with the right
  * bytes; one segment more is refused by tx_prepare and stops tx_burst.
  * A frame larger than the RX buffer is dropped and counted as truncated.
+ * RX checksum flags of IPv6 (header good), IPv4 and non-IP frames.
  */
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
 #include <string.h>
 #include <netinet/in.h>
 
@@ -351,11 +354,112 @@ test_truncation(void)
 	rte_mempool_free(mp);
 }
 
+/*
+ * RX checksum flags by IP version (hardware.md §4.7): IPv6 has no header
+ * checksum, and the device reports its header as good (IP_CKSUM_GOOD) with
+ * the L4 result beside it; IPv4 keeps its header checksum's result; a
+ * non-IP frame has neither. Frames are injected into port 1's vPort.
+ */
+struct rx_ck_case {
+	const char *name;
+	bool ipv6, vlan, bad_ip, bad_l4;
+	uint8_t proto;		/* TCP, UDP, or another next header (patched in) */
+	uint16_t ethertype;	/* nonzero: a non-IP frame of this type */
+	uint64_t ip, l4;	/* expected IP and L4 checksum flags */
+};
+
+static const struct rx_ck_case rx_ck_cases[] = {
+	{ "IPv6 TCP", true, false, false, false, IPPROTO_TCP, 0,
+	  RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_MBUF_F_RX_L4_CKSUM_GOOD },
+	{ "IPv6 UDP", true, false, false, false, IPPROTO_UDP, 0,
+	  RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_MBUF_F_RX_L4_CKSUM_GOOD },
+	{ "IPv6 TCP bad L4", true, false, false, true, IPPROTO_TCP, 0,
+	  RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_MBUF_F_RX_L4_CKSUM_BAD },
+	{ "IPv6 UDP bad L4", true, false, false, true, IPPROTO_UDP, 0,
+	  RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_MBUF_F_RX_L4_CKSUM_BAD },
+	{ "IPv6 ICMPv6", true, false, false, false, IPPROTO_ICMPV6, 0,
+	  RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_MBUF_F_RX_L4_CKSUM_UNKNOWN },
+	{ "IPv6 UDP in 802.1Q", true, true, false, true, IPPROTO_UDP, 0,
+	  RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_MBUF_F_RX_L4_CKSUM_BAD },
+	{ "IPv4 TCP", false, false, false, false, IPPROTO_TCP, 0,
+	  RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_MBUF_F_RX_L4_CKSUM_GOOD },
+	{ "IPv4 UDP bad IP", false, false, true, false, IPPROTO_UDP, 0,
+	  RTE_MBUF_F_RX_IP_CKSUM_BAD, RTE_MBUF_F_RX_L4_CKSUM_GOOD },
+	{ "IPv4 UDP bad L4", false, false, false, true, IPPROTO_UDP, 0,
+	  RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_MBUF_F_RX_L4_CKSUM_BAD },
+	{ "non-IP", false, false, false, false, IPPROTO_UDP, 0x88B5,
+	  RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN, RTE_MBUF_F_RX_L4_CKSUM_UNKNOWN },
+};
+
+static uint32_t
+rx_ck_frame(uint8_t *buf, const struct rx_ck_case *c)
+{
+	struct comp_frame f;
+	uint32_t len;
+
+	comp_frame_default(&f);
+	f.ipv6 = c->ipv6;
+	f.proto = c->proto == IPPROTO_TCP ? IPPROTO_TCP : IPPROTO_UDP;
+	f.bad_ip_csum = c->bad_ip;
+	f.bad_l4_csum = c->bad_l4;
+	f.len = 200;
+	len = comp_frame_build(buf, &f);
+	if (c->proto != f.proto)	/* the IPv6 next header: no TCP or UDP follows */
+		buf[RTE_ETHER_HDR_LEN + offsetof(struct rte_ipv6_hdr, proto)] = c->proto;
+	if (c->ethertype != 0) {
+		buf[12] = (uint8_t)(c->ethertype >> 8);
+		buf[13] = (uint8_t)c->ethertype;
+	}
+	if (c->vlan) {	/* VLAN 7 in front of the EtherType */
+		memmove(buf + 16, buf + 12, len - 12);
+		buf[12] = 0x81;
+		buf[13] = 0x00;
+		buf[14] = 0x00;
+		buf[15] = 0x07;
+		len += 4;
+	}
+	return len;
+}
+
+static void
+test_rx_csum_flags(void)
+{
+	struct mana_model *m;
+	struct rte_mbuf *r;
+	uint8_t frame[256];
+	unsigned int i;
+	uint32_t len;
+
+	REQUIRE_EQ(ck_setup(), 0);
+	m = mana_model_find("net_mana_ck");
+	REQUIRE(m != NULL);
+	for (i = 0; i < RTE_DIM(rx_ck_cases); i++) {
+		const struct rx_ck_case *c = &rx_ck_cases[i];
+
+		len = rx_ck_frame(frame, c);
+		REQUIRE_EQ(mana_model_inject_rx(m, 1, frame, len), 0);
+		r = NULL;
+		CHECK_MSG(comp_rx_wait(ck_p1, 1, &r, 1, 1, COMP_WAIT_MS, NULL) == 1,
+			  "%s: not received", c->name);
+		if (r == NULL)
+			continue;
+		CHECK_MSG((r->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == c->ip,
+			  "%s: IP checksum flags 0x%" PRIx64 ", want 0x%" PRIx64, c->name,
+			  (uint64_t)(r->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK), (uint64_t)c->ip);
+		CHECK_MSG((r->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) == c->l4,
+			  "%s: L4 checksum flags 0x%" PRIx64 ", want 0x%" PRIx64, c->name,
+			  (uint64_t)(r->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK), (uint64_t)c->l4);
+		rte_pktmbuf_free(r);
+	}
+	CHECK_EQ(comp_rx_drain(ck_p1, 1, 20), 0);
+}
+
 static const struct comp_case cases[] = {
 	{ "csum_pair", test_csum_pair },
 	{ "csum_sink", test_csum_sink },
 	{ "multiseg", test_multiseg },
 	{ "truncation", test_truncation },
+	{ "rx_csum_flags", test_rx_csum_flags },
 };
 
 static void

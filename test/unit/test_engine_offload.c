@@ -30,19 +30,22 @@ struct rxcase {
 #define CSUM_BITS (B(IP_CSUM_OK) | B(IP_CSUM_BAD) | B(TCP_CSUM_OK) | B(TCP_CSUM_BAD) | \
 		   B(UDP_CSUM_OK) | B(UDP_CSUM_BAD) | B(OUTER_IP_CSUM_OK) | B(OUTER_IP_CSUM_BAD))
 
+/* IPv6: no header checksum, the header reported good (hardware.md §4.7). */
 static const struct rxcase rxcases[] = {
 	{ "tcp4", false, TF_PROTO_TCP, 0, MANA_HASH_L4, B(IP_CSUM_OK) | B(TCP_CSUM_OK), 0, 0 },
 	{ "udp4", false, TF_PROTO_UDP, 0, MANA_HASH_L4, B(IP_CSUM_OK) | B(UDP_CSUM_OK), 0, 0 },
-	{ "tcp6", true, TF_PROTO_TCP, 0, MANA_HASH_L4, B(TCP_CSUM_OK), 0, 0 },
-	{ "udp6", true, TF_PROTO_UDP, 0, MANA_HASH_L4, B(UDP_CSUM_OK), 0, 0 },
+	{ "tcp6", true, TF_PROTO_TCP, 0, MANA_HASH_L4, B(IP_CSUM_OK) | B(TCP_CSUM_OK), 0, 0 },
+	{ "udp6", true, TF_PROTO_UDP, 0, MANA_HASH_L4, B(IP_CSUM_OK) | B(UDP_CSUM_OK), 0, 0 },
 	{ "icmp4", false, TF_PROTO_ICMP, 0, MANA_HASH_L3, B(IP_CSUM_OK), 0, 0 },
-	{ "icmp6", true, TF_PROTO_ICMP6, 0, MANA_HASH_L3, 0, 0, 0 },
+	{ "icmp6", true, TF_PROTO_ICMP6, 0, MANA_HASH_L3, B(IP_CSUM_OK), 0, 0 },
 	{ "tcp4-bad-l4", false, TF_PROTO_TCP, 1, MANA_HASH_L4, B(IP_CSUM_OK), B(TCP_CSUM_BAD),
 	  0 },
 	{ "udp4-bad-l4", false, TF_PROTO_UDP, 1, MANA_HASH_L4, B(IP_CSUM_OK), B(UDP_CSUM_BAD),
 	  0 },
-	{ "tcp6-bad-l4", true, TF_PROTO_TCP, 1, MANA_HASH_L4, 0, B(TCP_CSUM_BAD), 0 },
-	{ "udp6-bad-l4", true, TF_PROTO_UDP, 1, MANA_HASH_L4, 0, B(UDP_CSUM_BAD), 0 },
+	{ "tcp6-bad-l4", true, TF_PROTO_TCP, 1, MANA_HASH_L4, B(IP_CSUM_OK), B(TCP_CSUM_BAD),
+	  0 },
+	{ "udp6-bad-l4", true, TF_PROTO_UDP, 1, MANA_HASH_L4, B(IP_CSUM_OK), B(UDP_CSUM_BAD),
+	  0 },
 	/* whether L4 is still verified under a bad IP header is not specified */
 	{ "udp4-bad-ip", false, TF_PROTO_UDP, 2, MANA_HASH_L4, 0, B(IP_CSUM_BAD),
 	  B(UDP_CSUM_OK) },
