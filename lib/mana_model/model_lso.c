@@ -249,7 +249,7 @@ lso_check(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w,
 	if (h->hlen + total > LSO_MAX_SEND)
 		return w->verr = MM_VERR_LSO_SIZE, CQE_TX_MTU_DROP;
 	/* The first segment is the longest. */
-	max = m->port[qp->port].mtu + LSO_ETH_HLEN + (h->tagged || inject ? LSO_VLAN_HLEN : 0);
+	max = mm_port_max_frame(m, qp->port);	/* hardware.md §19 */
 	seg = h->hlen + (total < mss ? (uint32_t)total : mss) + (inject ? LSO_VLAN_HLEN : 0);
 	if (seg > max)
 		return w->verr = MM_VERR_LSO_MTU, CQE_TX_MTU_DROP;

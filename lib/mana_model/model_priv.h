@@ -386,6 +386,18 @@ void mm_wires_connect(struct mana_model *m);
 void mm_port_check_carrier(struct mana_model *m, struct mm_port *p);
 /* link_up = admin_up && carrier; an event and a log line when it changes (m->lock held). */
 void mm_port_link_eval(struct mana_model *m, struct mm_port *p);
+/*
+ * The longest frame a port sends, as it leaves (an inserted 802.1Q tag
+ * included): MTU + 14 (Ethernet) + 4, tagged or not (hardware.md §19).
+ */
+#define MM_MTU_L2_ALLOWANCE	18u
+
+static inline uint32_t
+mm_port_max_frame(const struct mana_model *m, unsigned int port)
+{
+	return m->port[port].mtu + MM_MTU_L2_ALLOWANCE;
+}
+
 /* Rewrite a port's netdev mtu file in the PCI presentation, if there is one. */
 void mm_sysfs_port_mtu(const struct mana_model *m, unsigned int port);
 

@@ -12,7 +12,7 @@
  *   39 VPORT_IDX_OUT_OF_RANGE vp offset is not the QP's tx_vp_offset
  *   37 HDR_PROCESSING_ERROR   SGE outside an MR of the PD / bad lkey (#18),
  *                             no Ethernet header, offload impossible
- *   34 MTU_DROP               frame longer than MTU + 14 (+4 if tagged)
+ *   34 MTU_DROP               frame (with an inserted tag) longer than MTU + 18
  *   41 VLAN_TAGGING_VIOLATION VLAN insertion into an already tagged frame
  *   40 VPORT_DISABLED         the vPort's link is down (model policy: the
  *                             frame is dropped, counted in tx_drop_link_down,
@@ -182,8 +182,7 @@ mm_tx_tagged(const uint8_t *f)
  * only written when mm_tx_rewrites() said so, and then it is the SQ thread's txbuf.
  */
 static uint32_t
-mm_tx_offload(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, const uint8_t *frame,
-	      uint32_t *len)
+mm_tx_offload(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, uint32_t *len)
 {
 	bool inject = w->oob_size == GDMA_OOB_SIZE_LARGE &&
 		      GDMA_GET(w->oob[2], MANA_TX_INJECT_VLAN) != 0;
@@ -196,10 +195,9 @@ mm_tx_offload(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w, const
 
 	if (*len < MM_ETH_HLEN)
 		return w->verr = MM_VERR_SHORT, CQE_TX_HDR_PROCESSING_ERROR;
-	max = m->port[qp->port].mtu + MM_ETH_HLEN;
-	if (mm_tx_tagged(frame) || inject)
-		max += MM_VLAN_HLEN;
-	if (*len > max)
+	/* On the wire, the tag it may get included: MTU + 18, tagged or not (hardware.md §19). */
+	max = mm_port_max_frame(m, qp->port);
+	if (*len + (inject ? MM_VLAN_HLEN : 0) > max)
 		return CQE_TX_MTU_DROP;
 	if (ip || tcp || udp) {
 		if (!mm_frame_parse(f, *len, &fi))
@@ -283,7 +281,7 @@ mm_tx_one(struct mana_model *m, struct mm_qp *qp, struct mm_tx_wqe *w)
 		return mm_lso_send(m, qp, w);
 	type = mm_tx_gather(m, qp, w, mm_tx_rewrites(w), &frame, &len);
 	if (type == CQE_TX_OKAY)
-		type = mm_tx_offload(m, qp, w, frame, &len);
+		type = mm_tx_offload(m, qp, w, &len);
 	if (type != CQE_TX_OKAY)
 		return type;
 	mm_tx_emit(m, qp, frame, len);

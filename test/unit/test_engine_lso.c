@@ -475,6 +475,9 @@ test_lso_vlan(void)
 	s.insert = true;
 	s.tagged = false;
 	lso_case("ipv4 VLAN insertion, 1518-byte segments", &s);
+	s.insert = false;
+	s.mss = 1464;	/* 54 + 1464: an untagged segment of MTU + 18 (hardware.md §19) */
+	lso_case("ipv4 untagged 1518-byte segments", &s);
 }
 
 static void
@@ -669,8 +672,10 @@ static const struct refusal refusals[] = {
 	  CQE_TX_HDR_PROCESSING_ERROR, NULL },
 	{ "65537 bytes", T_TOO_BIG, false, false, false, 65537 - 54, 8000, 9000, 8,
 	  CQE_TX_MTU_DROP, NULL },
-	{ "segment over MTU", T_SEG_MTU, false, false, false, 3000, 1461, 0, 1,
+	/* 54 + 1465 = 1519: one byte over MTU + 18 (hardware.md §19) */
+	{ "segment over MTU", T_SEG_MTU, false, false, false, 3000, 1465, 0, 1,
 	  CQE_TX_MTU_DROP, NULL },
+	/* 54 + 1461 + the inserted 4 = 1519 */
 	{ "inserted tag: segment over MTU", T_SEG_MTU, false, true, false, 3000, 1461, 0, 1,
 	  CQE_TX_MTU_DROP, NULL },
 	{ "MSS 16383 over MTU 9000", T_SEG_MTU, false, false, false, 20000, 16383, 9000, 2,

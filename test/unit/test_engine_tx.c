@@ -392,6 +392,50 @@ test_tx_mtu(void)
 	h_close(&h);
 }
 
+/*
+ * hardware.md §19: a frame leaves if it is at most MTU + 18 bytes on the
+ * wire, tagged or not (DTS sends MTU + 18 untagged); an inserted tag counts.
+ */
+static void
+test_tx_mtu_boundary(void)
+{
+	static const uint32_t mtus[] = { 1500, 1900 };
+	struct mana_tx_oob vlan;
+	uint8_t fr[2048];
+	struct h h;
+
+	memset(fr, 0, sizeof(fr));
+	REQUIRE(h_open(&h, 0, true));
+	for (unsigned int i = 0; i < sizeof(mtus) / sizeof(mtus[0]); i++) {
+		uint32_t mtu = mtus[i];
+
+		CHECK_EQ(mana_model_set_mtu(h.f.m, 0, mtu), 0);
+		udp_frame(fr, 7, 100);	/* Ethernet + IPv4 + UDP headers; length ignored */
+		h_tx(&h, fr, mtu + 14, NULL, false);
+		fx_run(&h.f);
+		CHECK_MSG(h_tx_cqe(&h, NULL, NULL) == CQE_TX_OKAY, "MTU %u: MTU + 14 refused", mtu);
+		h_tx(&h, fr, mtu + 18, NULL, false);
+		fx_run(&h.f);
+		CHECK_MSG(h_tx_cqe(&h, NULL, NULL) == CQE_TX_OKAY, "MTU %u: MTU + 18 refused", mtu);
+		h_tx(&h, fr, mtu + 19, NULL, false);
+		fx_run(&h.f);
+		CHECK_MSG(h_tx_cqe(&h, NULL, NULL) == CQE_TX_MTU_DROP, "MTU %u: MTU + 19 sent",
+			  mtu);
+		/* an inserted tag: MTU + 14 becomes MTU + 18 (sent), MTU + 15 one more (dropped) */
+		fx_tx_oob_long(&h.tx, &vlan);
+		vlan.dw2 = GDMA_SET(MANA_TX_INJECT_VLAN, 1) | GDMA_SET(MANA_TX_VLAN_ID, 7);
+		h_tx(&h, fr, mtu + 14, &vlan, true);
+		fx_run(&h.f);
+		CHECK_MSG(h_tx_cqe(&h, NULL, NULL) == CQE_TX_OKAY,
+			  "MTU %u: MTU + 14 with an inserted tag refused", mtu);
+		h_tx(&h, fr, mtu + 15, &vlan, true);
+		fx_run(&h.f);
+		CHECK_MSG(h_tx_cqe(&h, NULL, NULL) == CQE_TX_MTU_DROP,
+			  "MTU %u: MTU + 15 with an inserted tag sent", mtu);
+	}
+	h_close(&h);
+}
+
 static void
 test_tx_injected(void)
 {
@@ -483,6 +527,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_tx_bad_oob_size),
 	UNIT_TEST(test_tx_too_many_sges),
 	UNIT_TEST(test_tx_mtu),
+	UNIT_TEST(test_tx_mtu_boundary),
 	UNIT_TEST(test_tx_injected),
 	UNIT_TEST(test_cqe_suppression),
 };
