@@ -251,11 +251,64 @@ test_unsupported(void)
 	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
 	CHECK_EQ(rte_eth_promiscuous_enable(pid), -ENOTSUP);
 	CHECK_EQ(rte_eth_promiscuous_get(pid), 0);
-	CHECK_EQ(rte_eth_allmulticast_enable(pid), -ENOTSUP);
 	CHECK_EQ(rte_eth_dev_mac_addr_add(pid, &extra, 0), -ENOTSUP);
 	CHECK_EQ(rte_eth_dev_stop(pid), 0);
 	CHECK_EQ(rte_eth_dev_close(pid), 0);
 	comp_vdev_destroy("net_mana_lc4");
+	rte_mempool_free(mp);
+}
+
+/*
+ * All-multicast (hardware.md §16, user guide "Receive filter"): on from
+ * probe, as the device delivers every multicast frame; enabling it is a
+ * no-op, disabling it is refused with -ENOTSUP and one log line, and the
+ * state survives a restart.
+ */
+static void
+test_allmulticast(void)
+{
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1 };
+	static const uint8_t mcast[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0xfb };
+	struct rte_mempool *mp;
+	struct mana_model *m;
+	struct comp_frame f;
+	struct rte_mbuf *r;
+	uint8_t frame[128];
+	char log[4096];
+	FILE *lf;
+	int pid, rc;
+
+	REQUIRE_EQ(comp_vdev_create("net_mana_lc7", ""), 0);
+	pid = comp_port_of("net_mana_lc7", 0);
+	m = mana_model_find("net_mana_lc7");
+	REQUIRE(pid >= 0 && m != NULL);
+	CHECK_EQ(rte_eth_allmulticast_get(pid), 1);
+	mp = comp_pool("lc7_pool", 512, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	CHECK_EQ(rte_eth_allmulticast_get(pid), 1);
+	CHECK_EQ(rte_eth_allmulticast_enable(pid), 0);
+	lf = comp_log_begin(log, sizeof(log));
+	rc = rte_eth_allmulticast_disable(pid);
+	comp_log_end(lf);
+	CHECK_EQ(rc, -ENOTSUP);
+	CHECK_MSG(strstr(log, "all-multicast mode cannot be disabled") != NULL,
+		  "no log line for the refused disable: '%s'", log);
+	CHECK_EQ(rte_eth_allmulticast_get(pid), 1);
+	/* What the state says: a multicast frame is delivered. */
+	comp_frame_default(&f);
+	memcpy(f.dst.addr_bytes, mcast, sizeof(mcast));
+	comp_frame_build(frame, &f);
+	REQUIRE_EQ(mana_model_inject_rx(m, 0, frame, f.len), 0);
+	r = NULL;
+	CHECK_EQ(comp_rx_wait(pid, 1, &r, 1, 1, COMP_WAIT_MS, NULL), 1);
+	rte_pktmbuf_free(r);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(rte_eth_dev_start(pid), 0);
+	CHECK_EQ(rte_eth_allmulticast_get(pid), 1);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(rte_eth_dev_close(pid), 0);
+	comp_vdev_destroy("net_mana_lc7");
 	rte_mempool_free(mp);
 }
 
@@ -472,6 +525,7 @@ static const struct comp_case cases[] = {
 	{ "desc_limits", test_desc_limits },
 	{ "queue_counts", test_queue_counts },
 	{ "unsupported", test_unsupported },
+	{ "allmulticast", test_allmulticast },
 	{ "bad_devargs", test_bad_devargs },
 	{ "settings", test_settings },
 };

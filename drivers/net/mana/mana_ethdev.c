@@ -457,6 +457,20 @@ mana_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 	return 0;
 }
 
+/*
+ * A vPort has no multicast filter: every multicast frame reaching it is
+ * delivered (hardware.md §16), so all-multicast mode is on from probe
+ * (dev->data->all_multicast) and cannot be turned off.
+ */
+static int
+mana_allmulticast_disable(struct rte_eth_dev *dev)
+{
+	PMD_DRV_LOG(ERR, "port %u: all-multicast mode cannot be disabled: the device has no "
+		    "multicast filter and delivers every multicast frame (always on)",
+		    dev->data->port_id);
+	return -ENOTSUP;
+}
+
 static int
 mana_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_burst_mode *mode)
 {
@@ -632,7 +646,11 @@ const struct eth_dev_ops mana_dev_ops = {
 	.reta_update = mana_reta_update,
 	.reta_query = mana_reta_query,
 	.vlan_offload_set = mana_vlan_offload_set,
-	/* No promiscuous/allmulticast/MAC filter ops: the device has none (-ENOTSUP). */
+	/*
+	 * No promiscuous/MAC filter ops: the device has none (-ENOTSUP). All-multicast is
+	 * always on: no enable op (ethdev answers 0 while it is on), a disable op that refuses.
+	 */
+	.allmulticast_disable = mana_allmulticast_disable,
 };
 
 /*
@@ -796,6 +814,8 @@ mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_po
 	}
 	dev->data->numa_node = socket;
 	dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV;
+	/* Every multicast frame is delivered: the state says so (mana_allmulticast_disable). */
+	dev->data->all_multicast = 1;
 	dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
 	dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
 	dev->tx_pkt_prepare = mana_tx_prepare;
