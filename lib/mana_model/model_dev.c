@@ -514,7 +514,6 @@ mm_sysfs_pci(struct mana_model *m)
 static int
 mm_sysfs_create(struct mana_model *m)
 {
-	const char *tmp = getenv("TMPDIR");
 	int rc;
 
 	if (m->cfg.sysfs_root[0] != '\0') {
@@ -523,10 +522,10 @@ mm_sysfs_create(struct mana_model *m)
 		if (rc != 0)
 			return rc;
 	} else {
-		snprintf(m->root, sizeof(m->root), "%s/mana_model.XXXXXX",
-			 tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
-		if (mkdtemp(m->root) == NULL)
-			return errno;
+		/* $TMPDIR/mana_model.XXXXXX, gone at exit too (model_tmptree.c) */
+		rc = mm_tmptree_create(m->root, sizeof(m->root));
+		if (rc != 0)
+			return rc;
 		m->root_created = true;
 	}
 	if (snprintf(m->ibdev.ibdev_path, sizeof(m->ibdev.ibdev_path), "%s/class/infiniband/%s",
@@ -550,7 +549,7 @@ mm_sysfs_remove(struct mana_model *m)
 	if (m->root[0] == '\0')
 		return;
 	if (m->root_created) {
-		mm_rm_tree(m->root);
+		mm_tmptree_remove(m->root);
 		return;
 	}
 	mm_rm_tree(m->ibdev.ibdev_path);

@@ -398,6 +398,14 @@ mm_port_max_frame(const struct mana_model *m, unsigned int port)
 	return m->port[port].mtu + MM_MTU_L2_ALLOWANCE;
 }
 
+/*
+ * model_tmptree.c: make root ($TMPDIR/mana_model.XXXXXX, size bytes) with its
+ * owner file, after removing trees whose owner died; 0 or an errno. The
+ * tree is removed by mm_tmptree_remove or at exit.
+ */
+int mm_tmptree_create(char *root, size_t size);
+void mm_tmptree_remove(const char *root);
+
 /* Rewrite a port's netdev mtu file in the PCI presentation, if there is one. */
 void mm_sysfs_port_mtu(const struct mana_model *m, unsigned int port);
 
