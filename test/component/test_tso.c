@@ -650,12 +650,12 @@ test_bad_mss(void)
 	static const struct bad_case zero = { "MSS 0", "tso_mss", EINVAL, "tso_segsz 0," };
 	static const struct bad_case big = { "MSS 16384", "tso_mss", EINVAL,
 					     "tso_segsz 16384, allowed 1..16383" };
-	static const struct bad_case mtu = { "MSS 1461", "tso_mss_mtu", EINVAL,
-					     "1515-byte segments" };
+	static const struct bad_case mtu = { "MSS 1465", "tso_mss_mtu", EINVAL,
+					     "1519-byte segments" };
 	static const struct bad_case mtu_vlan = { "MSS 1461 VLAN", "tso_mss_mtu", EINVAL,
 						  "1519-byte segments" };
-	static const struct bad_case mtu6 = { "IPv6 MSS 1441", "tso_mss_mtu", EINVAL,
-					      "1515-byte segments" };
+	static const struct bad_case mtu6 = { "IPv6 MSS 1445", "tso_mss_mtu", EINVAL,
+					      "1519-byte segments" };
 	static uint8_t f[TSO_MAX_FRAME];
 	struct tso_pkt p;
 
@@ -664,13 +664,20 @@ test_bad_mss(void)
 	expect_refused(&zero, bad_mbuf(&p, 0, 0, f));
 	p.mss = 16384;
 	expect_refused(&big, bad_mbuf(&p, 0, 0, f));
-	/* MTU 1500: 54 bytes of headers + 1461 make a 1515-byte frame; 1460 fits. */
-	p.mss = 1461;
+	/*
+	 * MTU 1500 allows MTU + 18 on the wire, tagged or not (hardware.md §19):
+	 * 54 bytes of headers + 1465 make 1519 bytes; 1464 fits; with an inserted
+	 * tag 1461 is one byte too many.
+	 */
+	p.mss = 1465;
 	expect_refused(&mtu, bad_mbuf(&p, 0, 0, f));
+	p = pkt_default(false, 3000, 1464);
+	tso_send_check("MSS 1464: 1518-byte segments", &p, 0, 0);
+	p.mss = 1461;
 	p.vlan = true;
 	p.tci = 5;
 	expect_refused(&mtu_vlan, bad_mbuf(&p, 0, 0, f));
-	p = pkt_default(true, 3000, 1441);
+	p = pkt_default(true, 3000, 1445);
 	expect_refused(&mtu6, bad_mbuf(&p, 0, 0, f));
 	/* An MSS over the MTU is fine when the payload is no larger than the MTU allows. */
 	p = pkt_default(false, 1460, 9000);

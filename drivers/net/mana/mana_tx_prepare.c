@@ -61,20 +61,18 @@ static const int tx_prep_errno[MANA_TX_PREP_NB] = {
 };
 
 /*
- * The largest frame an LSO packet m puts on the wire, and in *max the
- * longest the MTU allows: MTU + 14, + 4 when tagged (hardware.md §3.5).
+ * The largest frame an LSO packet m puts on the wire (an inserted tag
+ * included), and in *max the longest the MTU allows: MTU + 18, tagged or
+ * not (hardware.md §3.5, §19).
  */
 static uint32_t
 tx_lso_wire_seg(const struct mana_txq *txq, const struct rte_mbuf *m, uint32_t *max)
 {
-	const uint8_t *l2 = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t hdr = m->l2_len + m->l3_len + m->l4_len;
 	uint32_t seg = hdr + RTE_MIN((uint32_t)m->tso_segsz, m->pkt_len - hdr);
 	bool insert = (m->ol_flags & RTE_MBUF_F_TX_VLAN) != 0;
-	bool tagged = mana_tx_frame_tagged(l2);
 
-	*max = txq->priv->dev_data->mtu + RTE_ETHER_HDR_LEN +
-		(insert || tagged ? RTE_VLAN_HLEN : 0);
+	*max = txq->priv->dev_data->mtu + MANA_L2_OVERHEAD;
 	return seg + (insert ? RTE_VLAN_HLEN : 0);
 }
 
