@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 net_mana authors
 #
-# The arm64 stage of scripts/run-tests.sh: builds and tests the tree on
-# Debian 12 arm64 (DPDK 22.11, gcc 12) in a root made by scripts/debian-root.sh
-# (debootstrap --arch=arm64 --variant=minbase bookworm, from the archive this
+# The arm64 stages of scripts/run-tests.sh: builds and tests the tree on
+# Debian 12 arm64 (DPDK 22.11, rdma-core 44) or, with --suite trixie, Debian 13
+# arm64 (DPDK 24.11, rdma-core 56) in a root made by scripts/debian-root.sh
+# (debootstrap --arch=arm64 --variant=minbase SUITE, from the archive this
 # machine's apt configuration names), run through qemu-user-static; the qemu
 # binfmt handler is registered for the run when none is. Run as root.
 #
@@ -12,32 +13,39 @@
 #   2. build `build` with warnings as errors (driver, software device,
 #      replacement libraries, dpdk-testpmd-mana, examples, tests, bench):
 #      cross   (default; gcc-aarch64-linux-gnu is installed here if missing)
-#              here with aarch64-linux-gnu-gcc 12 and the root as sysroot, in
+#              here with this machine's aarch64-linux-gnu-gcc and the root as
+#              sysroot (the root's headers, libraries and DPDK), in
 #              the root's copy of the tree (DPDK's example sources: the
 #              root's dpdk-doc);
-#      native  in the root, its gcc 12 under emulation (about 15 times
+#      native  in the root, its gcc under emulation (about 15 times
 #              slower: 20 files of lib/mana_model took 149 s against 10 s);
+#              with no DPDK tree given, apt-get source in the root (Debian 13's
+#              may not be served: then give one);
 #   3. test in the root: meson's suites 'unit', 'component' and 'arm64' (the
 #      testpmd scenarios on the software device test/system/testpmd/meson.build
 #      tags so: io on the loop wire, 4-queue RSS, csum, scatter, TSO, each
 #      arm64 datapath), with per-test timeouts times NET_MANA_ARM64_TIMEOUT.
 #
 # Output: the time of each step and "debian12-arm64: N passed, N failed,
-# N skipped", or with --counts those numbers in FILE for the caller's summary;
-# where qemu-user cannot run here, one SKIP line and one skip counted.
+# N skipped" (debian13-arm64 with --suite trixie), or with --counts those
+# numbers in FILE for the caller's summary; where qemu-user cannot run here,
+# one SKIP line and one skip counted.
 #
-# usage: scripts/arm64-tests.sh [--counts FILE] [--native | --cross]
+# usage: scripts/arm64-tests.sh [--suite bookworm|trixie] [--counts FILE]
+#                               [--native | --cross]
 # Environment:
-#   NET_MANA_ARM64_ROOT      where the root is made (default .deps/debian12-arm64-root)
-#   NET_MANA_ARM64_DPDK_SRC  a DPDK 22.11 tree for the driver-SDK headers (default:
-#                            this machine's .deps/dpdk-src when it is 22.11, else
-#                            apt-get source in the root)
+#   NET_MANA_ARM64_ROOT      where the root is made (default
+#                            .deps/debian12-arm64-root, .deps/debian13-arm64-root)
+#   NET_MANA_ARM64_DPDK_SRC  a DPDK tree of the root's release (22.11, 24.11) for
+#                            the driver-SDK headers (default for bookworm: this
+#                            machine's .deps/dpdk-src when it is 22.11; else
+#                            apt-get source in the root, native build)
 #   NET_MANA_ARM64_TIMEOUT   meson's --timeout-multiplier (default 6)
 
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-name=debian12-arm64
+suite=bookworm
 counts=
 step=
 mode=
@@ -45,14 +53,21 @@ mode=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--counts) counts=$2; shift ;;
+	--suite) suite=$2; shift ;;
 	--native) mode=native ;;
 	--cross) mode=cross ;;
 	--in-root) step=$2; shift ;;	# internal: packages, build or test, in the root
-	-h|--help) sed -n '5,33p' "${BASH_SOURCE[0]}"; exit 0 ;;
+	-h|--help) sed -n '5,43p' "${BASH_SOURCE[0]}"; exit 0 ;;
 	*) echo "arm64-tests: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
 done
+# The root's Debian release and its DPDK (the driver-SDK tree must match it).
+case "$suite" in
+bookworm) name=debian12-arm64 dpdk_ver=22.11 ;;
+trixie) name=debian13-arm64 dpdk_ver=24.11 ;;
+*) echo "arm64-tests: --suite $suite: bookworm or trixie" >&2; exit 2 ;;
+esac
 
 # The meson options of `build` (both modes).
 build_opts() {
@@ -146,12 +161,16 @@ fi
 
 # ---- On this machine -----------------------------------------------------------
 
-root=${NET_MANA_ARM64_ROOT:-$repo/.deps/debian12-arm64-root}
+root=${NET_MANA_ARM64_ROOT:-$repo/.deps/$name-root}
 copy=$root/root/net_mana
 src=${NET_MANA_ARM64_DPDK_SRC:-}
-if [ -z "$src" ] && [ -f "$repo/.deps/dpdk-src/VERSION" ] &&
+if [ -z "$src" ] && [ "$suite" = bookworm ] && [ -f "$repo/.deps/dpdk-src/VERSION" ] &&
 	grep -q '^22\.11\.' "$repo/.deps/dpdk-src/VERSION"; then
 	src=$repo/.deps/dpdk-src
+fi
+if [ -n "$src" ] && [[ "$(cat "$src/VERSION" 2>/dev/null)" != "$dpdk_ver".* ]]; then
+	echo "arm64-tests: $src is not a DPDK $dpdk_ver tree ($name has DPDK $dpdk_ver)" >&2
+	exit 2
 fi
 if [ -z "$mode" ]; then
 	mode=native
@@ -165,13 +184,13 @@ if [ -z "$mode" ]; then
 	fi
 fi
 [ "$mode" = native ] || [ -n "$src" ] ||
-	{ echo "arm64-tests: --cross needs a DPDK 22.11 tree (NET_MANA_ARM64_DPDK_SRC)" >&2; exit 2; }
+	{ echo "arm64-tests: --cross needs a DPDK $dpdk_ver tree (NET_MANA_ARM64_DPDK_SRC)" >&2; exit 2; }
 
 in_root() {	# in_root <step> [debian-root.sh options]
 	local s=$1
 
 	shift
-	bash "$repo/scripts/debian-root.sh" --suite bookworm --arch arm64 --name "$name" \
+	bash "$repo/scripts/debian-root.sh" --suite "$suite" --arch arm64 --name "$name" \
 		--root "$root" ${src:+--dpdk-src "$src"} "$@" -- \
 		bash scripts/arm64-tests.sh --in-root "$s"
 }
@@ -179,9 +198,22 @@ in_root() {	# in_root <step> [debian-root.sh options]
 # The cross build: aarch64-linux-gnu-gcc with the root as sysroot, in the
 # root's copy of the tree, so that the root runs it at the same path
 # (debian-root.sh --same-path). The configure step runs aarch64 test programs
-# here: qemu takes the root's libraries (QEMU_LD_PREFIX).
+# here: qemu takes the root's libraries (QEMU_LD_PREFIX). Debian's cross gcc
+# also searches its own arm64 C library (libc6-dev-arm64-cross of this
+# machine's release: glibc 2.36), so the root's libraries come first (-L,
+# -rpath-link): else a newer root's do not link (Debian 13: glibc 2.41, its
+# DPDK needs __isoc23_strtoull@GLIBC_2.38). The build is configured by the
+# root's own meson (pure Python, run here by this machine's python3): the
+# root's `meson test` refuses a build directory of another meson version
+# (Debian 12 has 1.0, Debian 13 1.7).
 cross_build() {
-	local cf=$copy/.deps/arm64-cross.ini
+	local cf=$copy/.deps/arm64-cross.ini lib=$root/usr/lib/aarch64-linux-gnu stamp
+	local rmeson=$copy/.deps/root-meson
+
+	mkdir -p "$rmeson"
+	cp "$root/usr/bin/meson" "$rmeson/meson" &&
+		ln -sfn "$root/usr/lib/python3/dist-packages/mesonbuild" "$rmeson/mesonbuild" ||
+		return 1
 
 	cat > "$cf" <<-EOF
 	[binaries]
@@ -197,7 +229,7 @@ cross_build() {
 
 	[built-in options]
 	c_args = ['--sysroot=$root']
-	c_link_args = ['--sysroot=$root']
+	c_link_args = ['--sysroot=$root', '-L$lib', '-L$root/lib/aarch64-linux-gnu', '-Wl,-rpath-link,$lib']
 
 	[host_machine]
 	system = 'linux'
@@ -205,17 +237,20 @@ cross_build() {
 	cpu = 'armv8-a'
 	endian = 'little'
 	EOF
+	# meson reads a cross file at the first setup only: another one, another build.
+	stamp="cross $(sha256sum < "$cf" | cut -c1-16) meson $(python3 "$rmeson/meson" --version)"
 	(
 		cd "$copy" || exit 1
 		export QEMU_LD_PREFIX=$root
-		if [ ! -f build/build.ninja ] || [ "$(cat .deps/arm64-build-mode 2>/dev/null)" != cross ]
+		if [ ! -f build/build.ninja ] || [ "$(cat .deps/arm64-build-mode 2>/dev/null)" != "$stamp" ]
 		then
 			rm -rf build
-			meson setup build --cross-file "$cf" $(build_opts) "-Ddpdk_src=$src" \
-				> .deps/arm64-setup.log 2>&1 && echo cross > .deps/arm64-build-mode
+			python3 "$rmeson/meson" setup build --cross-file "$cf" $(build_opts) \
+				"-Ddpdk_src=$src" > .deps/arm64-setup.log 2>&1 &&
+				echo "$stamp" > .deps/arm64-build-mode
 		else
-			meson setup --reconfigure build $(build_opts) "-Ddpdk_src=$src" \
-				> .deps/arm64-setup.log 2>&1
+			python3 "$rmeson/meson" setup --reconfigure build $(build_opts) \
+				"-Ddpdk_src=$src" > .deps/arm64-setup.log 2>&1
 		fi || { tail -20 .deps/arm64-setup.log; exit 1; }
 		nice ninja -C build > .deps/arm64-build.log 2>&1 ||
 			{ grep -E -m 20 'error|warning' .deps/arm64-build.log; exit 1; }

@@ -22,6 +22,7 @@
 # (reused while intact). With neither, the root runs what needs no driver
 # and the driver's tests are one SKIP line.
 # Then the suites 'unit', 'component' and 'arm64' in a Debian 12 arm64 root
+# and in a Debian 13 arm64 root (its driver on the same DPDK 24.11 tree)
 # under qemu-user emulation (scripts/arm64-tests.sh), and, where
 # ../shared/dpdk/dpdk-23.11.tar.xz is beside the repository, 'unit',
 # 'component' and 'testpmd' against DPDK 23.11 built from that tree into a
@@ -29,13 +30,14 @@
 #
 # Output: one line per platform, "debian12: N passed, N failed" and
 # "debian13: N passed, N failed, N skipped", "debian12-arm64: N passed,
-# N failed, N skipped", "source-dpdk23.11: ...", then the total "N passed,
+# N failed, N skipped", "debian13-arm64: ...", "source-dpdk23.11: ...", then
+# the total "N passed,
 # N failed[, N skipped]" as the last line. Exit status 0 only if nothing
 # failed and at least one test passed.
 #
 # Usage: scripts/run-tests.sh [--no-debian13] [setup.sh options, e.g. --no-apt]
-#   --no-debian13   no Debian 13 root (also NET_MANA_DEBIAN13=0)
-#   --no-arm64      no Debian 12 arm64 root (also NET_MANA_ARM64=0)
+#   --no-debian13   no Debian 13 roots, x86-64 and arm64 (also NET_MANA_DEBIAN13=0)
+#   --no-arm64      no arm64 roots, Debian 12 and 13 (also NET_MANA_ARM64=0)
 #   --no-source     no DPDK 23.11 built from source (also NET_MANA_SOURCE_STAGE=0)
 # Environment:
 #   NET_MANA_DPDK_SRC           DPDK source tree of this machine's DPDK (setup.sh)
@@ -266,14 +268,19 @@ debian13_shared_src() {
 	echo "$tree"
 }
 
+d13_src=${NET_MANA_DEBIAN13_DPDK_SRC:-}
+d13_refused=0
+if [ "$plat" = debian12 ] && [ "$debian13" = 1 ] && [ -z "$d13_src" ] &&
+	[ -e "$repo/../shared/dpdk/dpdk-24.11.tar.xz" ] && ! d13_src=$(debian13_shared_src); then
+	d13_refused=1	# the line debian13_shared_src printed says why
+fi
+
 if [ "$plat" = debian12 ] && [ "$debian13" = 1 ]; then
 	echo "run-tests: debian13: the same suites in a Debian 13 root (scripts/debian13-root.sh)"
 	rm -f .deps/counts-debian13
 	d13_start=$SECONDS
-	d13_src=${NET_MANA_DEBIAN13_DPDK_SRC:-}
-	if [ -z "$d13_src" ] && [ -e "$repo/../shared/dpdk/dpdk-24.11.tar.xz" ] &&
-		! d13_src=$(debian13_shared_src); then
-		echo "0 1 0" > .deps/counts-debian13	# refused: the line above says why
+	if [ "$d13_refused" = 1 ]; then
+		echo "0 1 0" > .deps/counts-debian13
 	else
 		NET_MANA_DEBIAN13_DPDK_SRC=$d13_src \
 			bash scripts/debian13-root.sh --counts .deps/counts-debian13 -- \
@@ -301,6 +308,29 @@ if [ "$plat" = debian12 ] && [ "$arm64" = 1 ]; then
 	[ -s .deps/counts-debian12-arm64 ] || echo "0 1 0" > .deps/counts-debian12-arm64
 	echo "run-tests: debian12-arm64 took $((SECONDS - arm64_start)) s"
 	totals+=(.deps/counts-debian12-arm64)
+fi
+
+# ---- Debian 13 arm64 root (qemu-user) -------------------------------------------
+# The driver on the DPDK 24.11 tree of the Debian 13 stage; without one, a
+# SKIP line (Debian 13's dpdk source package may not be served).
+if [ "$plat" = debian12 ] && [ "$arm64" = 1 ] && [ "$debian13" = 1 ]; then
+	rm -f .deps/counts-debian13-arm64
+	arm64_start=$SECONDS
+	if [ "$d13_refused" = 1 ]; then
+		echo "0 1 0" > .deps/counts-debian13-arm64
+	elif [ -z "$d13_src" ]; then
+		echo "SKIP: debian13-arm64: no DPDK 24.11 tree (NET_MANA_DEBIAN13_DPDK_SRC or" \
+			"../shared/dpdk/dpdk-24.11.tar.xz)"
+		echo "0 0 1" > .deps/counts-debian13-arm64
+	else
+		echo "run-tests: debian13-arm64: unit, component, arm64 suites under qemu-user" \
+			"(scripts/arm64-tests.sh --suite trixie)"
+		NET_MANA_ARM64_DPDK_SRC=$d13_src bash scripts/arm64-tests.sh --suite trixie \
+			--counts .deps/counts-debian13-arm64
+	fi
+	[ -s .deps/counts-debian13-arm64 ] || echo "0 1 0" > .deps/counts-debian13-arm64
+	echo "run-tests: debian13-arm64 took $((SECONDS - arm64_start)) s"
+	totals+=(.deps/counts-debian13-arm64)
 fi
 
 # ---- DPDK 23.11 built from source (scripts/dpdk-from-source.sh) ---------------
