@@ -14,10 +14,14 @@
  *    tree only, never in a forked child, and at dlclose of the library too
  *    (glibc ties atexit to the object that registered it);
  *  - a death no handler sees (SIGKILL, a signal's default action): each
- *    tree holds an "owner" file with its process's pid and start time
- *    (/proc/<pid>/stat field 22), and the next tree made in the same
- *    directory first removes every tree of this user whose owner is gone
- *    (no such pid, or a pid reused by a later process).
+ *    tree holds an "owner" file (its process's pid, for people) that the
+ *    process keeps open with an flock(2) lock for the tree's life; the
+ *    kernel drops the lock when the process dies, however it dies. The next
+ *    tree made in the same directory first removes every tree of this user
+ *    whose owner file nobody holds locked. A lock, not the pid: a pid may
+ *    be reused, and under qemu-user a process's own /proc/self/stat is
+ *    emulated (start time 0) while another's is the host's, so start times
+ *    do not compare (a live tree was removed so under qemu-aarch64).
  * A library installs no signal handler of its own: an application that
  * handles SIGTERM and exits (dpdk-testpmd closes its ports) is the first
  * case; one that does not is the second.
@@ -26,13 +30,13 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
-#include <inttypes.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/queue.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -45,6 +49,7 @@
 struct mm_tmptree {
 	LIST_ENTRY(mm_tmptree) link;
 	pid_t pid;			/* the process that made it */
+	int owner_fd;			/* its owner file, locked while the tree lives */
 	char root[MANA_MODEL_PATH_LEN];
 };
 
@@ -68,55 +73,21 @@ mm_tmptree_rm(const char *root)
 	nftw(root, mm_tmptree_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* Start time of process pid in clock ticks since boot (0: unknown). */
-static uint64_t
-mm_proc_start(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long start = 0;
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* The command name may hold spaces and parentheses: fields follow the last ')'. */
-	p = strrchr(buf, ')');
-	/* After it: state (field 3) to itrealvalue (field 21), then starttime (22). */
-	if (p == NULL || sscanf(p + 1, "%*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-				"%*s %*s %*s %*s %*s %*s %llu", &start) != 1)
-		return 0;
-	return start;
-}
-
-/* The owner file names a process that still runs (unreadable: assumed so). */
+/* Some process holds the tree's owner file locked (no owner file: assumed so). */
 static bool
 mm_tmptree_owner_alive(const char *root)
 {
 	char path[MANA_MODEL_PATH_LEN + 16];
-	unsigned long long start = 0;
-	int pid = 0;
-	uint64_t now;
-	FILE *f;
-	int n;
+	bool alive;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/" MM_TMPTREE_OWNER, root);
-	f = fopen(path, "r");
-	if (f == NULL)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return true;	/* being made, or not ours to judge */
-	n = fscanf(f, "%d %llu", &pid, &start);
-	fclose(f);
-	if (n != 2 || pid <= 0)
-		return true;
-	if (kill(pid, 0) != 0 && errno == ESRCH)
-		return false;
-	now = mm_proc_start(pid);
-	/* The pid runs, but as a later process when its start time differs. */
-	return now == 0 || start == 0 || now == start;
+	alive = flock(fd, LOCK_EX | LOCK_NB) != 0;
+	close(fd);
+	return alive;
 }
 
 /* Remove every tree of this user under dir whose owner has died. */
@@ -159,6 +130,7 @@ mm_tmptree_atexit(void)
 		if (t->pid != self)
 			continue;	/* a forked child's copy of its parent's list */
 		mm_tmptree_rm(t->root);
+		close(t->owner_fd);
 		LIST_REMOVE(t, link);
 		free(t);
 	}
@@ -180,8 +152,8 @@ mm_tmptree_create(char *root, size_t size)
 	const char *dir = tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp";
 	struct mm_tmptree *t;
 	pid_t self = getpid();
-	FILE *f;
-	int rc;
+	char line[32];
+	int rc, fd, n;
 
 	if (size > sizeof(t->root))
 		size = sizeof(t->root);
@@ -197,14 +169,20 @@ mm_tmptree_create(char *root, size_t size)
 		free(t);
 		return rc;
 	}
-	/* Written under another name and renamed: a reaper never sees half a file. */
+	/*
+	 * Locked and written under another name, then renamed: a reaper never
+	 * sees an owner file nobody holds. Kept open (not across exec) until the
+	 * tree goes; a forked child shares the lock.
+	 */
 	snprintf(t->root, sizeof(t->root), "%s/." MM_TMPTREE_OWNER, root);
-	f = fopen(t->root, "w");
-	rc = f == NULL ? errno : 0;
-	if (f != NULL) {
-		fprintf(f, "%d %" PRIu64 "\n", (int)self, mm_proc_start(self));
-		if (fclose(f) != 0)
-			rc = errno;
+	fd = open(t->root, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	rc = fd < 0 ? errno : 0;
+	if (rc == 0 && flock(fd, LOCK_EX | LOCK_NB) != 0)
+		rc = errno;
+	if (rc == 0) {
+		n = snprintf(line, sizeof(line), "%d\n", (int)self);
+		if (write(fd, line, (size_t)n) != n)
+			rc = errno != 0 ? errno : EIO;
 	}
 	if (rc == 0) {
 		char owner[MANA_MODEL_PATH_LEN + 16];
@@ -214,12 +192,15 @@ mm_tmptree_create(char *root, size_t size)
 			rc = errno;
 	}
 	if (rc != 0) {
+		if (fd >= 0)
+			close(fd);
 		mm_tmptree_rm(root);
 		free(t);
 		return rc;
 	}
 	snprintf(t->root, sizeof(t->root), "%s", root);
 	t->pid = self;
+	t->owner_fd = fd;
 	pthread_mutex_lock(&mm_tmptree_lock);
 	LIST_INSERT_HEAD(&mm_tmptrees, t, link);
 	pthread_mutex_unlock(&mm_tmptree_lock);
@@ -235,6 +216,7 @@ mm_tmptree_remove(const char *root)
 	pthread_mutex_lock(&mm_tmptree_lock);
 	LIST_FOREACH(t, &mm_tmptrees, link) {
 		if (strcmp(t->root, root) == 0) {
+			close(t->owner_fd);
 			LIST_REMOVE(t, link);
 			free(t);
 			break;

@@ -10,13 +10,17 @@
  *  - exit() without destroying it: gone (atexit), while a forked child's
  *    exit leaves its parent's tree alone;
  *  - killed (SIGKILL): left, and removed by the next device created in that
- *    directory; a tree whose owner still runs stays, as does one without
- *    an owner file; a pid reused by another process does not keep a tree.
+ *    directory; a tree whose owner still runs (holds its owner file
+ *    locked) stays, as does one without an owner file; an owner file naming
+ *    a running pid but locked by no one does not keep a tree (a pid may be
+ *    reused).
  * Each case runs in a private TMPDIR.
  */
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include "unit.h"
@@ -210,21 +214,32 @@ test_live_owner_kept(void)
 	tt_rmdir();
 }
 
-/* Trees another program made by hand: one without an owner, one of a reused pid. */
+/*
+ * Trees another program made by hand: one without an owner, one whose owner
+ * file names a running pid (this one) but is locked by no one, one whose
+ * owner file this process holds locked.
+ */
 static void
 test_owner_file(void)
 {
-	char noowner[300], reused[300], path[340];
+	char noowner[300], reused[300], held[300], path[340];
 	struct mana_model *m;
 	struct stat sb;
 	FILE *f;
+	int fd;
 
 	REQUIRE(tt_tmpdir());
 	snprintf(noowner, sizeof(noowner), "%s/mana_model.noownr", tt_dir);
 	snprintf(reused, sizeof(reused), "%s/mana_model.reused", tt_dir);
 	REQUIRE_EQ(mkdir(noowner, 0700), 0);
 	REQUIRE_EQ(mkdir(reused, 0700), 0);
-	/* This process's pid, but a start time it does not have: a pid reused. */
+	snprintf(held, sizeof(held), "%s/mana_model.heldxx", tt_dir);
+	REQUIRE_EQ(mkdir(held, 0700), 0);
+	snprintf(path, sizeof(path), "%s/owner", held);
+	fd = open(path, O_WRONLY | O_CREAT, 0600);
+	REQUIRE(fd >= 0);
+	REQUIRE_EQ(flock(fd, LOCK_EX), 0);
+	/* This process's pid, in a file nobody holds: the pid alone proves nothing. */
 	snprintf(path, sizeof(path), "%s/owner", reused);
 	f = fopen(path, "w");
 	REQUIRE(f != NULL);
@@ -233,8 +248,13 @@ test_owner_file(void)
 	m = tt_model("tt_owner");
 	REQUIRE(m != NULL);
 	CHECK_MSG(stat(noowner, &sb) == 0, "a tree without an owner file was removed");
-	CHECK_MSG(stat(reused, &sb) != 0, "a tree of a reused pid was kept");
+	CHECK_MSG(stat(reused, &sb) != 0, "a tree whose owner file nobody holds was kept");
+	CHECK_MSG(stat(held, &sb) == 0, "a tree whose owner file is held locked was removed");
 	CHECK_EQ(mana_model_destroy(m), 0);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/owner", held);
+	unlink(path);
+	rmdir(held);
 	CHECK_EQ(tt_count(NULL, 0), 1);	/* the one without an owner */
 	tt_rmdir();
 }
