@@ -444,7 +444,8 @@ mm_rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 	return 0;
 }
 
-static void
+/* Remove the file tree at path, depth first, not following links. */
+void
 mm_rm_tree(const char *path)
 {
 	nftw(path, mm_rm_entry, 16, FTW_DEPTH | FTW_PHYS);

@@ -405,6 +405,8 @@ mm_port_max_frame(const struct mana_model *m, unsigned int port)
  */
 int mm_tmptree_create(char *root, size_t size);
 void mm_tmptree_remove(const char *root);
+/* Remove the file tree at path, depth first, not following links (model_dev.c). */
+void mm_rm_tree(const char *path);
 
 /* Rewrite a port's netdev mtu file in the PCI presentation, if there is one. */
 void mm_sysfs_port_mtu(const struct mana_model *m, unsigned int port);

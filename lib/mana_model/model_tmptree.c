@@ -31,7 +31,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,22 +55,6 @@ struct mm_tmptree {
 static LIST_HEAD(, mm_tmptree) mm_tmptrees = LIST_HEAD_INITIALIZER(mm_tmptrees);
 static pthread_mutex_t mm_tmptree_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t mm_tmptree_once = PTHREAD_ONCE_INIT;
-
-static int
-mm_tmptree_rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)sb;
-	(void)type;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
-static void
-mm_tmptree_rm(const char *root)
-{
-	nftw(root, mm_tmptree_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* Some process holds the tree's owner file locked (no owner file: assumed so). */
 static bool
@@ -112,7 +95,7 @@ mm_tmptree_reap(const char *dir)
 		if (mm_tmptree_owner_alive(path))
 			continue;
 		mm_log(MM_LOG_INFO, "removing %s, left behind by a process that is gone", path);
-		mm_tmptree_rm(path);
+		mm_rm_tree(path);
 	}
 	closedir(d);
 }
@@ -129,7 +112,7 @@ mm_tmptree_atexit(void)
 		next = LIST_NEXT(t, link);
 		if (t->pid != self)
 			continue;	/* a forked child's copy of its parent's list */
-		mm_tmptree_rm(t->root);
+		mm_rm_tree(t->root);
 		close(t->owner_fd);
 		LIST_REMOVE(t, link);
 		free(t);
@@ -194,7 +177,7 @@ mm_tmptree_create(char *root, size_t size)
 	if (rc != 0) {
 		if (fd >= 0)
 			close(fd);
-		mm_tmptree_rm(root);
+		mm_rm_tree(root);
 		free(t);
 		return rc;
 	}
@@ -212,7 +195,7 @@ mm_tmptree_remove(const char *root)
 {
 	struct mm_tmptree *t;
 
-	mm_tmptree_rm(root);
+	mm_rm_tree(root);
 	pthread_mutex_lock(&mm_tmptree_lock);
 	LIST_FOREACH(t, &mm_tmptrees, link) {
 		if (strcmp(t->root, root) == 0) {
