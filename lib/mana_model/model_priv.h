@@ -378,7 +378,7 @@ static inline struct mm_qp *mm_qp_of(struct ibv_qp *p) { return (struct mm_qp *)
 static inline void mm_lock(struct mana_model *m) { pthread_rwlock_wrlock(&m->lock); }
 static inline void mm_unlock(struct mana_model *m) { pthread_rwlock_unlock(&m->lock); }
 
-/* The provider refuses deeper queues than the kernel would take (hardware.md §2.3). */
+/* The provider refuses deeper queues than the kernel would take (hardware.md §2.5). */
 static inline bool
 mm_provider_caps_queues(const struct mana_model *m)
 {

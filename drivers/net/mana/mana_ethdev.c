@@ -660,7 +660,7 @@ mana_port_dev(uint16_t port_id)
  * it refuses more than 256 whatever the kernel reports, and nothing else
  * tells which provider is loaded: its file name carries a version only as
  * installed, and the replacement libmana's says 44 whatever it mirrors. So
- * create a CQ of that size and destroy it (hardware.md §2.3); the same
+ * create a CQ of that size and destroy it (hardware.md §2.5); the same
  * commit lifted the bound on CQs, SQs and RQs.
  */
 static bool
