@@ -42,7 +42,13 @@
 #define GDMA_LSO_MAX_HDR	255
 #define GDMA_LSO_MAX_MSS	GDMA_WQE_CLIENT_DATA_UNIT_MASK	/* 14 bits: 16383 */
 #define GDMA_QUEUE_OFFSET_MASK	0x7FFFFFFu	/* 27-bit BU index */
-#define GDMA_MAX_QUEUE_ENTRIES	256	/* rdma-core 44: cqe, max_wr, max_send_wr */
+/*
+ * Entries per CQ, SQ and RQ (hardware.md §2.3): the kernel's max_qp_wr for an
+ * Ethernet device, min(1 MiB / 512, 1 MiB / 256), and the 256 that rdma-core's
+ * provider enforced on its own before v49.
+ */
+#define GDMA_ETH_MAX_QUEUE_ENTRIES	2048
+#define GDMA_RC44_MAX_QUEUE_ENTRIES	256
 
 /* ---- WQE (hardware.md §3.1, §3.2, §3.3) ---------------------------- */
 

@@ -115,6 +115,14 @@ struct mana_model_config {
 	uint16_t vendor_part_id;	/* 0 or 2 (hardware.md §7.3) */
 	uint32_t max_qp;		/* default 64 */
 	/*
+	 * Queue depth (hardware.md §2.3, doc/user_guide.md "Ring depth"): the
+	 * kernel's max_qp_wr = max_cqe, 1..2048 (0: 2048), and the rdma-core
+	 * version whose provider is mirrored, 44.. (0: the one built against);
+	 * below 49 the provider refuses more than 256 entries.
+	 */
+	uint32_t max_qp_wr;
+	uint32_t rdma_core;
+	/*
 	 * RX CQEs made visible together: 1..64, default 8 (0 means the default);
 	 * 1 makes each visible as it is written (NIC guide, "Completion batching").
 	 */
@@ -155,7 +163,7 @@ int mana_model_parse_wire(const char *spec, struct mana_model_wire_cfg *cfg, con
  *   ports=1..8  mac=MAC  mac<N>=MAC  wire=<spec>  wire<N>=<spec>
  *   doorbell=queue|shared|memory  coalesce=0|1  cqe_batch=1..64
  *   engine_cpu=-1..1023[:-1..1023]...  engine_threads=1..16
- *   numa=-1..1023  max_qp=1..65535  part=0|2
+ *   numa=-1..1023  max_qp=1..65535  part=0|2  max_qp_wr=1..2048  rdma_core=44..999
  *   name=<name>  pci=dddd:bb:dd.f  sysfs=<dir>      (MANA_MODEL_SETTINGS_IDENTITY)
  * The i-th mac= or wire= is that of port i; mac<N>= and wire<N>= name port N.
  * Old spellings still accepted: rx_coalesce (coalesce), cpu (engine_cpu),

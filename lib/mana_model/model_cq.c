@@ -95,9 +95,9 @@ mm_cq_check(struct mm_ctx *ctx, int cqe, struct ibv_comp_channel *channel, int c
 {
 	if (mm_ctx_dead(ctx, "create_cq"))
 		return EIO;
-	if (cqe < 1 || cqe > GDMA_MAX_QUEUE_ENTRIES) {
-		mm_error(ctx->m, MM_LOG_INFO, "create_cq: cqe %d not in 1..%d", cqe,
-			 GDMA_MAX_QUEUE_ENTRIES);
+	if (cqe < 1 || (uint32_t)cqe > mm_queue_max(ctx->m)) {
+		mm_error(ctx->m, MM_LOG_INFO, "create_cq: cqe %d not in 1..%u (%s)", cqe,
+			 mm_queue_max(ctx->m), mm_queue_max_who(ctx->m));
 		return EINVAL;
 	}
 	if (comp_vector < 0 || comp_vector >= ctx->vctx.context.num_comp_vectors) {

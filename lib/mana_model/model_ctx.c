@@ -261,14 +261,14 @@ mana_model_query_device_ex(struct ibv_context *c, const struct ibv_query_device_
 	a->vendor_id = 0x1414;
 	a->vendor_part_id = m->cfg.vendor_part_id;
 	a->max_qp = (int)m->cfg.max_qp;
-	a->max_qp_wr = GDMA_MAX_QUEUE_ENTRIES;
+	a->max_qp_wr = (int)m->cfg.max_qp_wr;	/* the kernel's: hardware.md §7.3 */
 	a->max_sge = GDMA_MAX_RX_SGE;
 	a->max_cq = (int)m->cfg.max_qp * 2;
-	a->max_cqe = GDMA_MAX_QUEUE_ENTRIES;
+	a->max_cqe = (int)m->cfg.max_qp_wr;
 	a->max_mr = 0x7FFFFFFF;
 	a->max_pd = 0x6000;
 	a->max_srq = (int)m->cfg.max_qp;
-	a->max_srq_wr = GDMA_MAX_QUEUE_ENTRIES;
+	a->max_srq_wr = (int)m->cfg.max_qp_wr;
 	a->max_srq_sge = GDMA_MAX_RX_SGE;
 	a->phys_port_cnt = m->cfg.nports;
 	if (m->cfg.vendor_part_id == 2)

@@ -201,6 +201,8 @@ mana_model_config_init(struct mana_model_config *cfg, const char *name)
 	cfg->rx_coalesce = true;
 	cfg->vendor_part_id = 2;
 	cfg->max_qp = MM_DEFAULT_MAX_QP;
+	cfg->max_qp_wr = GDMA_ETH_MAX_QUEUE_ENTRIES;
+	cfg->rdma_core = MM_RDMA_CORE_DEFAULT;
 	cfg->cqe_batch = MM_DEFAULT_CQE_BATCH;
 	cfg->numa_node = -1;
 }
@@ -273,6 +275,14 @@ mm_config_check(const struct mana_model_config *cfg)
 			       cfg->name, i, cfg->engine_cpu[i], CPU_SETSIZE - 1);
 			return EINVAL;
 		}
+	if (cfg->max_qp_wr > GDMA_ETH_MAX_QUEUE_ENTRIES ||
+	    (cfg->rdma_core != 0 && (cfg->rdma_core < MM_RDMA_CORE_MIN ||
+				     cfg->rdma_core > MM_RDMA_CORE_MAX))) {
+		mm_log(MM_LOG_ERR, "create %s: max_qp_wr %u not in 0..%u or rdma_core %u not in "
+		       "0 or %u..%u", cfg->name, cfg->max_qp_wr, GDMA_ETH_MAX_QUEUE_ENTRIES,
+		       cfg->rdma_core, MM_RDMA_CORE_MIN, MM_RDMA_CORE_MAX);
+		return EINVAL;
+	}
 	if (cfg->vendor_part_id != 0 && cfg->vendor_part_id != 2) {
 		mm_log(MM_LOG_ERR, "create %s: vendor_part_id %u not 0 or 2", cfg->name,
 		       cfg->vendor_part_id);
@@ -723,6 +733,10 @@ mana_model_create(const struct mana_model_config *cfg)
 		m->cfg.max_qp = MM_DEFAULT_MAX_QP;
 	if (m->cfg.cqe_batch == 0)
 		m->cfg.cqe_batch = MM_DEFAULT_CQE_BATCH;
+	if (m->cfg.max_qp_wr == 0)
+		m->cfg.max_qp_wr = GDMA_ETH_MAX_QUEUE_ENTRIES;
+	if (m->cfg.rdma_core == 0)
+		m->cfg.rdma_core = MM_RDMA_CORE_DEFAULT;
 	mm_lock_init(m);
 	LIST_INIT(&m->ctxs);
 	LIST_INIT(&m->qps);

@@ -50,6 +50,13 @@
 #define MM_MR_HASH_SIZE		256u	/* buckets of the lkey -> MR table */
 #define MM_WIRE_BUDGET		64u	/* frames per wire per engine pass */
 #define MM_DEFAULT_MAX_QP	64u
+/* The rdma-core the build used (meson), else Debian 12's. */
+#ifndef MM_RDMA_CORE_DEFAULT
+#define MM_RDMA_CORE_DEFAULT	44u
+#endif
+#define MM_RDMA_CORE_MIN	44u	/* the oldest provider mirrored (hardware.md §7) */
+#define MM_RDMA_CORE_MAX	999u
+#define MM_RDMA_CORE_UNCAPPED	49u	/* rdma-core 3bbc4f757 (hardware.md §2.3) */
 #define MM_DEFAULT_CQE_BATCH	8u
 #define MM_EVENT_RECORD_SIZE	8u
 #define MM_RETIRED_MAX		256u	/* ended queues whose counters are kept */
@@ -370,6 +377,28 @@ static inline struct mm_qp *mm_qp_of(struct ibv_qp *p) { return (struct mm_qp *)
 /* The device lock, exclusive (control verbs, stats, manual steps). */
 static inline void mm_lock(struct mana_model *m) { pthread_rwlock_wrlock(&m->lock); }
 static inline void mm_unlock(struct mana_model *m) { pthread_rwlock_unlock(&m->lock); }
+
+/* The provider refuses deeper queues than the kernel would take (hardware.md §2.5). */
+static inline bool
+mm_provider_caps_queues(const struct mana_model *m)
+{
+	return m->cfg.rdma_core < MM_RDMA_CORE_UNCAPPED &&
+	       m->cfg.max_qp_wr > GDMA_RC44_MAX_QUEUE_ENTRIES;
+}
+
+/* Entries a CQ, SQ, RQ or SRQ may have: max_qp_wr, or rdma-core 44's 256. */
+static inline uint32_t
+mm_queue_max(const struct mana_model *m)
+{
+	return mm_provider_caps_queues(m) ? GDMA_RC44_MAX_QUEUE_ENTRIES : m->cfg.max_qp_wr;
+}
+
+/* Who sets that bound, for the refusal's message. */
+static inline const char *
+mm_queue_max_who(const struct mana_model *m)
+{
+	return mm_provider_caps_queues(m) ? "the provider of rdma-core < 49" : "max_qp_wr";
+}
 
 /* model_dev.c */
 extern pthread_mutex_t mm_global_lock;

@@ -106,12 +106,12 @@ mm_raw_check(struct mm_ctx *ctx, struct mm_pd *pd, const struct ibv_qp_init_attr
 		mm_error(m, MM_LOG_INFO, "create_qp: send_cq missing, or a foreign cq/srq");
 		return EINVAL;
 	}
-	if (a->cap.max_send_wr < 1 || a->cap.max_send_wr > GDMA_MAX_QUEUE_ENTRIES ||
+	if (a->cap.max_send_wr < 1 || a->cap.max_send_wr > mm_queue_max(m) ||
 	    a->cap.max_send_sge > GDMA_MAX_TX_SGE) {
 		mm_error(m, MM_LOG_INFO,
-			 "create_qp: max_send_wr %u (1..%u), max_send_sge %u (<= %u)",
-			 a->cap.max_send_wr, GDMA_MAX_QUEUE_ENTRIES, a->cap.max_send_sge,
-			 GDMA_MAX_TX_SGE);
+			 "create_qp: max_send_wr %u (1..%u, %s), max_send_sge %u (<= %u)",
+			 a->cap.max_send_wr, mm_queue_max(m), mm_queue_max_who(m),
+			 a->cap.max_send_sge, GDMA_MAX_TX_SGE);
 		return EINVAL;
 	}
 	return 0;

@@ -28,6 +28,7 @@
 
 #include "mana_model.h"
 #include "model_num.h"
+#include "model_priv.h"
 #include "model_wire.h"
 
 #define DEV	MANA_MODEL_SETTINGS_DEVICE
@@ -422,6 +423,30 @@ set_max_qp(struct mana_model_settings *s, int port, const char *val, const char 
 }
 
 static int
+set_max_qp_wr(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	long v;
+
+	(void)port;
+	if (parse_long(val, 1, GDMA_ETH_MAX_QUEUE_ENTRIES, &v, why) != 0)
+		return -EINVAL;
+	s->cfg.max_qp_wr = (uint32_t)v;
+	return 0;
+}
+
+static int
+set_rdma_core(struct mana_model_settings *s, int port, const char *val, const char **why)
+{
+	long v;
+
+	(void)port;
+	if (parse_long(val, MM_RDMA_CORE_MIN, MM_RDMA_CORE_MAX, &v, why) != 0)
+		return -EINVAL;
+	s->cfg.rdma_core = (uint32_t)v;
+	return 0;
+}
+
+static int
 set_cqe_batch(struct mana_model_settings *s, int port, const char *val, const char **why)
 {
 	long v;
@@ -502,6 +527,10 @@ static const struct mm_setting mm_settings[] = {
 	{ "numa", NULL, DEV, false, "an integer -1..1023 (-1: any node)", set_numa },
 	{ "max_qp", NULL, DEV, false, "an integer 1..65535", set_max_qp },
 	{ "part", NULL, DEV, false, "0 or 2 (vendor_part_id)", set_part },
+	{ "max_qp_wr", NULL, DEV, false, "an integer 1..2048 (entries per queue the kernel "
+	  "reports and allows)", set_max_qp_wr },
+	{ "rdma_core", NULL, DEV, false, "an integer 44..999 (rdma-core version whose provider "
+	  "is mirrored; below 49 it refuses more than 256 entries)", set_rdma_core },
 	{ "name", NULL, IDENT, false, "a device name of 1..31 characters, no blank or '/'",
 	  set_name },
 	{ "pci", NULL, IDENT, false, "a PCI address dddd:bb:dd.f", set_pci },

@@ -69,9 +69,10 @@ mm_wq_check(struct mm_ctx *ctx, const struct ibv_wq_init_attr *a)
 			 (int)a->wq_type);
 		return EINVAL;
 	}
-	if (a->max_wr < 1 || a->max_wr > GDMA_MAX_QUEUE_ENTRIES || a->max_sge > GDMA_MAX_RX_SGE) {
-		mm_error(m, MM_LOG_INFO, "create_wq: max_wr %u (1..%u), max_sge %u (<= %u)",
-			 a->max_wr, GDMA_MAX_QUEUE_ENTRIES, a->max_sge, GDMA_MAX_RX_SGE);
+	if (a->max_wr < 1 || a->max_wr > mm_queue_max(m) || a->max_sge > GDMA_MAX_RX_SGE) {
+		mm_error(m, MM_LOG_INFO, "create_wq: max_wr %u (1..%u, %s), max_sge %u (<= %u)",
+			 a->max_wr, mm_queue_max(m), mm_queue_max_who(m), a->max_sge,
+			 GDMA_MAX_RX_SGE);
 		return EINVAL;
 	}
 	return 0;
@@ -294,11 +295,11 @@ mana_model_create_xsrq(struct ibv_pd *p, struct mana_model_xsrq_init_attr *attr)
 	}
 	pd = mm_pd_of(p);
 	if ((attr->srq_type != IBV_SRQT_BASIC && attr->srq_type != IBV_SRQT_XRC) ||
-	    attr->attr.max_wr < 1 || attr->attr.max_wr > GDMA_MAX_QUEUE_ENTRIES ||
+	    attr->attr.max_wr < 1 || attr->attr.max_wr > mm_queue_max(pd->ctx->m) ||
 	    attr->attr.max_sge > GDMA_MAX_RX_SGE || attr->attr.srq_limit > attr->attr.max_wr) {
 		mm_error(pd->ctx->m, MM_LOG_INFO,
 			 "create_xsrq: type %d, max_wr %u (1..%u), max_sge %u (<= %u), limit %u",
-			 (int)attr->srq_type, attr->attr.max_wr, GDMA_MAX_QUEUE_ENTRIES,
+			 (int)attr->srq_type, attr->attr.max_wr, mm_queue_max(pd->ctx->m),
 			 attr->attr.max_sge, GDMA_MAX_RX_SGE, attr->attr.srq_limit);
 		errno = EINVAL;
 		return NULL;

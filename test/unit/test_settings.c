@@ -242,6 +242,14 @@ test_good_values(void)
 	CHECK_EQ(s.cfg.max_qp, 65535);
 	set_ok("max_qp", "0x10");
 	CHECK_EQ(s.cfg.max_qp, 16);
+	set_ok("max_qp_wr", "2048");
+	CHECK_EQ(s.cfg.max_qp_wr, 2048);
+	set_ok("max_qp_wr", "256");
+	CHECK_EQ(s.cfg.max_qp_wr, 256);
+	set_ok("rdma_core", "44");
+	CHECK_EQ(s.cfg.rdma_core, 44);
+	set_ok("rdma_core", "56");
+	CHECK_EQ(s.cfg.rdma_core, 56);
 	set_ok("part", "0");
 	CHECK_EQ(s.cfg.vendor_part_id, 0);
 	set_ok("name", "mana_up0");
@@ -294,6 +302,9 @@ test_bad_values(void)
 	set_bad("cqe_batch", "-1", -EINVAL, "for key 'cqe_batch'");
 	set_bad("max_qp", "0", -EINVAL, "allowed: an integer 1..65535");
 	set_bad("max_qp", "-1", -EINVAL, "allowed: an integer 1..65535");
+	set_bad("max_qp_wr", "2049", -EINVAL, "allowed: an integer 1..2048");
+	set_bad("max_qp_wr", "0", -EINVAL, "allowed: an integer 1..2048");
+	set_bad("rdma_core", "43", -EINVAL, "allowed: an integer 44..999");
 	set_bad("part", "1", -EINVAL, "allowed: 0 or 2");
 	set_bad("name", "a/b", -EINVAL, "allowed: a device name");
 	memset(long_name, 'n', sizeof(long_name) - 1);
@@ -400,6 +411,7 @@ test_key_list(void)
 	static const char *const want[] = {
 		"ports", "mac", "mac<N>", "wire", "wire<N>", "doorbell", "coalesce",
 		"cqe_batch", "engine_cpu", "engine_threads", "numa", "max_qp", "part",
+		"max_qp_wr", "rdma_core",
 	};
 	unsigned int i;
 

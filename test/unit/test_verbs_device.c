@@ -70,9 +70,9 @@ test_query_device(void)
 	REQUIRE(fx_open_cfg(&f, &cfg, true));
 	memset(&attr, 0, sizeof(attr));
 	CHECK_EQ(mana_vs_query_device_ex(f.ctx, NULL, &attr), 0);
-	/* rule 5, 14 #28 */
-	CHECK_EQ(attr.orig_attr.max_qp_wr, 256);
-	CHECK_EQ(attr.orig_attr.max_cqe, 256);
+	/* rule 5 (the kernel's default, hardware.md §7.3), 14 #28 */
+	CHECK_EQ(attr.orig_attr.max_qp_wr, 2048);
+	CHECK_EQ(attr.orig_attr.max_cqe, 2048);
 	CHECK_EQ(attr.orig_attr.max_sge, 15);
 	CHECK_EQ(attr.orig_attr.phys_port_cnt, 3);
 	CHECK_EQ(attr.orig_attr.vendor_part_id, 2);

@@ -216,30 +216,45 @@ test_buffer_sizes(void)
 	CHECK_EQ(fx_mem.allocs, fx_mem.frees);
 }
 
+/*
+ * The deepest queue each verb takes: max_qp_wr (the kernel's), or 256 under
+ * the provider of rdma-core < 49 (hardware.md §2.3); query_device reports the
+ * kernel's value either way.
+ */
 static void
-test_limits(void)
+limits_check(uint32_t max_qp_wr, uint32_t rdma_core, uint32_t want)
 {
+	struct mana_model_config cfg;
+	struct ibv_device_attr_ex attr;
 	struct ibv_cq *cq, *c;
 	struct ibv_wq *wq;
 	struct ibv_qp *qp;
 	struct fx f;
 
-	REQUIRE(fx_open(&f, 1));
+	printf("  max_qp_wr %u rdma_core %u: queues up to %u\n", max_qp_wr, rdma_core, want);
+	fx_config(&cfg, 1);
+	cfg.max_qp_wr = max_qp_wr;
+	cfg.rdma_core = rdma_core;
+	REQUIRE(fx_open_cfg(&f, &cfg, true));
+	memset(&attr, 0, sizeof(attr));
+	CHECK_EQ(mana_vs_query_device_ex(f.ctx, NULL, &attr), 0);
+	CHECK_EQ(attr.orig_attr.max_qp_wr, (int)max_qp_wr);
+	CHECK_EQ(attr.orig_attr.max_cqe, (int)max_qp_wr);
 	/* 14 #5 */
-	CHECK_FAILS(fx_cq_new(&f, 257), EINVAL);
-	cq = fx_cq_new(&f, 256);
+	CHECK_FAILS(fx_cq_new(&f, (int)want + 1), EINVAL);
+	cq = fx_cq_new(&f, (int)want);
 	REQUIRE_NOT_NULL(cq);
-	c = fx_cq_new(&f, 256);
+	c = fx_cq_new(&f, (int)want);
 	REQUIRE_NOT_NULL(c);
-	CHECK_FAILS(fx_wq_new(&f, f.ppd[0], cq, 257, 1), EINVAL);
-	CHECK_FAILS(fx_wq_new(&f, f.ppd[0], cq, 256, 16), EINVAL);
-	wq = fx_wq_new(&f, f.ppd[0], cq, 256, 15);
+	CHECK_FAILS(fx_wq_new(&f, f.ppd[0], cq, want + 1, 1), EINVAL);
+	CHECK_FAILS(fx_wq_new(&f, f.ppd[0], cq, want, 16), EINVAL);
+	wq = fx_wq_new(&f, f.ppd[0], cq, want, 15);
 	CHECK(wq != NULL);
 	if (wq != NULL)
 		CHECK_EQ(mana_vs_destroy_wq(wq), 0);
-	CHECK_FAILS(fx_raw_qp_new(f.ppd[0], c, 257, 1), EINVAL);
-	CHECK_FAILS(fx_raw_qp_new(f.ppd[0], c, 256, 31), EINVAL);
-	qp = fx_raw_qp_new(f.ppd[0], c, 256, 30);
+	CHECK_FAILS(fx_raw_qp_new(f.ppd[0], c, want + 1, 1), EINVAL);
+	CHECK_FAILS(fx_raw_qp_new(f.ppd[0], c, want, 31), EINVAL);
+	qp = fx_raw_qp_new(f.ppd[0], c, want, 30);
 	CHECK(qp != NULL);
 	if (qp != NULL)
 		CHECK_EQ(mana_vs_destroy_qp(qp), 0);
@@ -248,11 +263,52 @@ test_limits(void)
 	fx_close(&f);
 }
 
+static void
+test_limits(void)
+{
+	limits_check(2048, 44, 256);	/* Debian 12 on a current kernel */
+	limits_check(2048, 48, 256);
+	limits_check(2048, 49, 2048);	/* rdma-core 3bbc4f757 */
+	limits_check(2048, 56, 2048);	/* Debian 13 */
+	limits_check(256, 56, 256);	/* kernel 6.2 */
+	limits_check(512, 56, 512);
+	limits_check(100, 44, 100);
+}
+
+/* Ring buffers of 2048-entry queues, as the provider sizes them (2.2). */
+static void
+test_buffer_sizes_2048(void)
+{
+	struct mana_model_config cfg;
+	struct ibv_cq *cq, *cq2;
+	unsigned int n0;
+	struct fx f;
+
+	fx_config(&cfg, 1);
+	cfg.max_qp_wr = 2048;
+	cfg.rdma_core = 56;
+	REQUIRE(fx_open_cfg(&f, &cfg, true));
+	n0 = fx_mem.n;
+	cq = fx_cq_new(&f, 2048);
+	REQUIRE_NOT_NULL(cq);
+	CHECK_EQ(fx_last_size(n0), 131072);	/* 2048 x 64 */
+	cq2 = fx_cq_new(&f, 2048);
+	REQUIRE_NOT_NULL(cq2);
+	CHECK_EQ(rq_ring_bytes(&f, cq, 2048, 1, NULL), 65536);	/* 32 B WQEs */
+	CHECK_EQ(rq_ring_bytes(&f, cq, 2048, 15, NULL), 524288);	/* 256 B WQEs */
+	CHECK_EQ(sq_ring_bytes(&f, cq2, 2048, 30, NULL), 1048576);	/* 512 B WQEs */
+	CHECK_EQ(mana_vs_destroy_cq(cq2), 0);
+	CHECK_EQ(mana_vs_destroy_cq(cq), 0);
+	fx_close(&f);
+	CHECK_EQ(fx_mem.allocs, fx_mem.frees);
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_allocator_unset),
 	UNIT_TEST(test_init_obj_errors),
 	UNIT_TEST(test_buffer_sizes),
 	UNIT_TEST(test_limits),
+	UNIT_TEST(test_buffer_sizes_2048),
 };
 
 UNIT_MAIN(tests)

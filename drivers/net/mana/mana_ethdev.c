@@ -139,8 +139,9 @@ mana_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->tx_desc_lim.nb_seg_max = priv->max_tx_sge -
 		!!(dev->data->dev_conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_TCP_TSO);
 	info->tx_desc_lim.nb_mtu_seg_max = info->tx_desc_lim.nb_seg_max;
-	info->default_rxportconf.ring_size = priv->max_desc;
-	info->default_txportconf.ring_size = priv->max_desc;
+	/* Deeper rings on request only: a pool sized for the old default still fits. */
+	info->default_rxportconf.ring_size = RTE_MIN(priv->max_desc, (uint16_t)MANA_DEFAULT_DESC);
+	info->default_txportconf.ring_size = RTE_MIN(priv->max_desc, (uint16_t)MANA_DEFAULT_DESC);
 	info->default_rxportconf.nb_queues = 1;
 	info->default_txportconf.nb_queues = 1;
 	info->default_rxportconf.burst_size = 32;
@@ -672,6 +673,41 @@ mana_port_dev(uint16_t port_id)
 
 /* ---- probe ------------------------------------------------------------ */
 
+/*
+ * Whether the rdma-core provider takes queues of `desc` entries. Before v49
+ * it refuses more than 256 whatever the kernel reports, and nothing else
+ * tells which provider is loaded: its file name carries a version only as
+ * installed, and the replacement libmana's says 44 whatever it mirrors. So
+ * create a CQ of that size and destroy it (hardware.md §2.5); the same
+ * commit lifted the bound on CQs, SQs and RQs.
+ */
+static bool
+mana_provider_takes(struct mana_priv *priv, uint32_t desc)
+{
+	struct ibv_cq *cq;
+	int err;
+
+	if (mana_set_buf_allocator(priv, SOCKET_ID_ANY) != 0)
+		return false;
+	cq = mana_vs_create_cq(priv->ctx, (int)desc, NULL, NULL, 0);
+	if (cq != NULL) {
+		err = mana_vs_destroy_cq(cq);
+		if (err != 0)
+			PMD_INIT_LOG(WARNING, "%s: destroy of the probe CQ: %s", priv->ibdev_name,
+				     strerror(-err));
+		return true;
+	}
+	err = errno;
+	if (err == EINVAL)
+		PMD_INIT_LOG(NOTICE, "%s: the device allows %u entries per queue, the rdma-core "
+			     "provider %u (rdma-core < 49): rings limited to %u", priv->ibdev_name,
+			     desc, GDMA_RC44_MAX_QUEUE_ENTRIES, GDMA_RC44_MAX_QUEUE_ENTRIES);
+	else
+		PMD_INIT_LOG(WARNING, "%s: a CQ of %u entries failed (%s): rings limited to %u",
+			     priv->ibdev_name, desc, strerror(err), GDMA_RC44_MAX_QUEUE_ENTRIES);
+	return false;
+}
+
 static int
 mana_port_limits(struct mana_priv *priv)
 {
@@ -685,10 +721,14 @@ mana_port_limits(struct mana_priv *priv)
 		PMD_INIT_LOG(ERR, "query_device: %s", strerror(-ret));
 		return ret;
 	}
-	/* rdma-core 44 refuses more than 256 entries whatever the kernel says
-	 * (hardware.md §12 #7). */
+	/*
+	 * The kernel's bound (hardware.md §7.3), at most the deepest ring the
+	 * driver is tested with, then the provider's (rdma-core < 49: 256).
+	 */
 	desc = RTE_MIN((uint32_t)attr.orig_attr.max_qp_wr, (uint32_t)attr.orig_attr.max_cqe);
 	desc = RTE_MIN(desc, (uint32_t)MANA_MAX_DESC);
+	if (desc > GDMA_RC44_MAX_QUEUE_ENTRIES && !mana_provider_takes(priv, desc))
+		desc = GDMA_RC44_MAX_QUEUE_ENTRIES;
 	if (desc < MANA_MIN_DESC) {
 		PMD_INIT_LOG(ERR, "device allows %u queue entries; the driver needs %u", desc,
 			     MANA_MIN_DESC);

@@ -23,7 +23,9 @@
 
 /* Limits (doc/hardware.md §1 rule 5, §6). */
 #define MANA_MIN_DESC		64
-#define MANA_MAX_DESC		GDMA_MAX_QUEUE_ENTRIES	/* rdma-core 44 */
+/* The deepest ring tested; the device and the provider may allow less (hardware.md §2.5). */
+#define MANA_MAX_DESC		GDMA_ETH_MAX_QUEUE_ENTRIES
+#define MANA_DEFAULT_DESC	256	/* ring size when the application gives 0 */
 #define MANA_MAX_RXQ		64	/* RSS table entries */
 #define MANA_MAX_TXQ		64
 #define MANA_RETA_SIZE		64

@@ -21,6 +21,7 @@
 #   pci_io_shared      -a <BDF>, io forwarding, hardware-like shared doorbell page
 #   pci_csum_queue     -a <BDF>, csum forwarding (IP/UDP/TCP offloads), per-object pages
 #   vdev_io_queue      --vdev net_mana0,ibdev=<name>, io, per-object pages
+#   vdev_io_2048       the same with rdma-core 56's provider and 2048-entry rings
 #   vdev_csum_shared   --vdev net_mana0,ibdev=<name>, csum, shared page
 #   rss_2q_cycles      vdev, 2 RSS queues, 2 port stop/start cycles under traffic
 #   rss_4q_cycles      PCI, 4 RSS queues, 2 port stop/start cycles under traffic
@@ -43,6 +44,8 @@ SCENARIO=$3
 TESTPMD=${TESTPMD:-/usr/bin/dpdk-testpmd}
 DEADLINE_S=${RB_DEADLINE_S:-40}
 N=10000
+RB_RDMA_CORE=44		# the provider the software device mirrors (scenarios may change it)
+RB_RING=256		# --rxd/--txd
 DEV=manae_rb0
 BDF=7870:00:01.0
 CYCLES=2
@@ -122,7 +125,11 @@ start_testpmd() {
 		# The function is in a private sysfs tree EAL does not scan.
 		eal=(--no-pci --vdev "net_mana0,ibdev=$DEV")
 	fi
+	# A current kernel (max_qp_wr 2048) under rdma-core 44's provider unless a
+	# scenario says otherwise: the driver's probe asks the provider through
+	# the rdma-core backend (doc/hardware.md §2.5).
 	export MANA_MODEL="name=$DEV,pci=$BDF,sysfs=$ROOT,doorbell=$db"
+	MANA_MODEL+=",max_qp_wr=2048,rdma_core=$RB_RDMA_CORE"
 	MANA_MODEL+=",wire0=gen:count=$N:lossless=1:len=128:$gen"
 	export MANA_MODEL_STATS=$STATS
 	# The replacement libraries behind the plugin; pmd.net.mana.driver at
@@ -130,7 +137,7 @@ start_testpmd() {
 	testpmd_spawn --lib "$IBVM_DIR" --log 'pmd.net.mana.driver:info' \
 		$((DEADLINE_S * 2 + 30)) --file-prefix "rb_${SCENARIO}_$$" "${eal[@]}" \
 		-- -i --port-topology=loop --nb-cores=1 --total-num-mbufs=8192 --no-flush-rx \
-		--rxd=256 --txd=256 "$@"
+		--rxd="$RB_RING" --txd="$RB_RING" "$@"
 }
 
 # rx_good: the driver's rx_good_packets, fresh. Run in a subshell: on
@@ -227,7 +234,9 @@ check_backend() {
 	check "ibv_create_wq" "$(call create_wq)" -eq $((nq * starts))
 	check "ibv_create_rwq_ind_table" "$(call create_rwq_ind_table)" -eq "$starts"
 	check "ibv_create_qp_ex (RSS QPs)" "$(call create_qp_ex)" -eq "$starts"
-	check "ibv_create_cq (one per queue)" "$(call create_cq)" -eq $((2 * nq * starts))
+	# plus, with rdma-core >= 49, the probe's CQ of 2048 (created, destroyed)
+	check "ibv_create_cq (one per queue, the probe's)" "$(call create_cq)" -eq \
+		$((2 * nq * starts + (RB_RDMA_CORE >= 49)))
 	check "ibv_alloc_parent_domain" "$(call alloc_parent_domain)" -ge 1
 	check "ibv_reg_mr" "$(call reg_mr)" -ge 1
 	check "manadv_set_context_attr" "$(call manadv_set_context_attr)" -ge 1
@@ -245,7 +254,17 @@ check_backend() {
 		$(($(call alloc_pd) + $(call alloc_parent_domain)))
 	check "ibv_destroy_comp_channel" "$(call destroy_comp_channel)" -eq \
 		"$(call create_comp_channel)"
-	check_str "device last_error" "$(grep "^$DEV last_error=" "$STATS" | cut -d= -f2-)" ""
+	# rdma-core < 49: the probe's CQ of 2048 refused, said once, rings of 256
+	local refused='' limited=0
+
+	if [ "$RB_RDMA_CORE" -lt 49 ]; then
+		refused='create_cq: cqe 2048 not in 1..256 (the provider of rdma-core < 49)'
+		limited=1
+	fi
+	check_str "device last_error" "$(grep "^$DEV last_error=" "$STATS" | cut -d= -f2-)" \
+		"$refused"
+	check "probe NOTICE 'rings limited to 256'" \
+		"$(grep -c 'provider 256 (rdma-core < 49): rings limited to 256' "$OUT")" -eq "$limited"
 }
 
 # check_device <sent> <-eq|-le>: what the device saw: every generator frame
@@ -373,6 +392,12 @@ pci_csum_queue)
 	run_forward pci queue csum --tx-offloads=0xe
 	;;
 vdev_io_queue)
+	run_forward vdev queue io
+	;;
+vdev_io_2048)
+	# rdma-core >= 49's provider: the probe's CQ taken, 2048-entry rings
+	RB_RDMA_CORE=56
+	RB_RING=2048
 	run_forward vdev queue io
 	;;
 vdev_csum_shared)

@@ -22,6 +22,9 @@
  * project's mana_gdma.h.
  *
  * Usage: verbs_compat --device NAME [--doorbell queue|shared] [--coalesce 0|1]
+ *        [--max-qp-wr K] [--queue-max R]
+ * (K: the max_qp_wr and max_cqe query_device must report; R: the largest CQ
+ * the provider must take, 256 for rdma-core < 49; both 2048 by default.)
  * Exit 0 when every check passed.
  */
 
@@ -61,7 +64,7 @@ _Static_assert(offsetof(struct verbs_context, sz) == 312, "verbs_context.sz");
 _Static_assert(offsetof(struct ibv_context, cmd_fd) == 264, "ibv_context.cmd_fd");
 _Static_assert(sizeof(struct manadv_obj) == 48, "manadv_obj");
 
-#define RING_N		256	/* entries per CQ/WQ/SQ (rdma-core 44 maximum) */
+#define RING_N		256	/* entries per CQ/WQ/SQ the frames use (any provider takes 256) */
 #define RX_POSTED	64
 #define TX_FRAMES	32
 #define BUF_SIZE	2048
@@ -95,6 +98,8 @@ struct app {
 	const char *devname;
 	bool shared_db;
 	bool coalesce;
+	int max_qp_wr;		/* what query_device must report */
+	int queue_max;		/* the deepest CQ the provider must take (hardware.md §2.3) */
 	struct ibv_context *ctx;
 	struct ibv_pd *pd, *ppd;
 	struct ibv_mr *mr;
@@ -378,8 +383,9 @@ check_queries(struct app *a)
 
 	rc = ibv_query_device_ex(a->ctx, NULL, &ex);
 	REQUIRE(rc == 0, "ibv_query_device_ex: %d", rc);
-	CHECK(ex.orig_attr.max_qp_wr == RING_N && ex.orig_attr.max_cqe == RING_N,
-	      "max_qp_wr %d max_cqe %d", ex.orig_attr.max_qp_wr, ex.orig_attr.max_cqe);
+	CHECK(ex.orig_attr.max_qp_wr == a->max_qp_wr && ex.orig_attr.max_cqe == a->max_qp_wr,
+	      "max_qp_wr %d max_cqe %d, want %d", ex.orig_attr.max_qp_wr, ex.orig_attr.max_cqe,
+	      a->max_qp_wr);
 	CHECK(ex.orig_attr.max_sge == 15, "max_sge %d", ex.orig_attr.max_sge);
 	CHECK(ex.orig_attr.phys_port_cnt >= 1, "phys_port_cnt %u", ex.orig_attr.phys_port_cnt);
 	CHECK(ex.orig_attr.vendor_part_id == 0 ||
@@ -387,7 +393,7 @@ check_queries(struct app *a)
 	      "vendor_part_id %u raw_packet_caps %#x", ex.orig_attr.vendor_part_id,
 	      ex.raw_packet_caps);
 	rc = ibv_query_device(a->ctx, &legacy);
-	CHECK(rc == 0 && legacy.max_qp_wr == RING_N &&
+	CHECK(rc == 0 && legacy.max_qp_wr == a->max_qp_wr &&
 	      legacy.phys_port_cnt == ex.orig_attr.phys_port_cnt, "ibv_query_device %d", rc);
 	rc = ibv_query_port(a->ctx, 1, &port);
 	CHECK(rc == 0 && port.link_layer == IBV_LINK_LAYER_ETHERNET &&
@@ -476,8 +482,11 @@ create_tx(struct app *a)
 	struct manadv_obj obj = { 0 };
 
 	errno = 0;
-	CHECK(ibv_create_cq(a->ctx, RING_N + 1, NULL, NULL, 0) == NULL && errno == EINVAL,
-	      "cqe 257 accepted (errno %d)", errno);
+	CHECK(ibv_create_cq(a->ctx, a->queue_max + 1, NULL, NULL, 0) == NULL && errno == EINVAL,
+	      "cqe %d accepted (errno %d)", a->queue_max + 1, errno);
+	a->txcq = ibv_create_cq(a->ctx, a->queue_max, NULL, NULL, 0);
+	REQUIRE(a->txcq != NULL, "cqe %d: %s", a->queue_max, strerror(errno));
+	CHECK(ibv_destroy_cq(a->txcq) == 0, "destroy the deepest CQ");
 	a->txcq = ibv_create_cq(a->ctx, RING_N, NULL, NULL, 0);
 	REQUIRE(a->txcq != NULL, "TX ibv_create_cq: %s", strerror(errno));
 	qpa.send_cq = a->txcq;
@@ -759,14 +768,14 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: verbs_compat --device NAME [--doorbell queue|shared] "
-		"[--coalesce 0|1]\n");
+		"[--coalesce 0|1] [--max-qp-wr K] [--queue-max R]\n");
 	exit(2);
 }
 
 int
 main(int argc, char **argv)
 {
-	struct app a = { .coalesce = true };
+	struct app a = { .coalesce = true, .max_qp_wr = 2048, .queue_max = 2048 };
 
 	for (int i = 1; i < argc; i++) {
 		if (i + 1 >= argc)
@@ -777,6 +786,10 @@ main(int argc, char **argv)
 			a.shared_db = strcmp(argv[++i], "shared") == 0;
 		else if (strcmp(argv[i], "--coalesce") == 0)
 			a.coalesce = strcmp(argv[++i], "0") != 0;
+		else if (strcmp(argv[i], "--max-qp-wr") == 0)
+			a.max_qp_wr = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--queue-max") == 0)
+			a.queue_max = atoi(argv[++i]);
 		else
 			usage();
 	}

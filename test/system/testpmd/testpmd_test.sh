@@ -7,7 +7,8 @@
 #
 #   testpmd_test.sh <directory of librte_net_mana.so> <scenario>
 #
-# Scenarios: io_1q io_4q io_4q_threads mac_1q csum_2q rxonly_2q txonly_1q txonly_multiseg_2q
+# Scenarios: io_1q io_1q_2048 io_4q io_4q_threads mac_1q csum_2q rxonly_2q txonly_1q
+#            txonly_multiseg_2q
 #            vlan_strip vlan_keep settings_new settings_old rx_filter scatter_pcap
 #            queue_stop_4q rss_reta_8q rss_reta_mana
 #
@@ -654,6 +655,14 @@ run_rss_reta_mana() {
 case "$SCENARIO" in
 io_1q)
 	run_forward io 1 8
+	;;
+io_1q_2048)
+	# 2048-entry rings (doc/user_guide.md "Ring depth"): a device mirroring
+	# rdma-core >= 49 on a kernel that allows 2048.
+	SETTINGS="max_qp_wr=2048,rdma_core=56"
+	run_forward io 1 8 --rxd=2048 --txd=2048
+	check "RX ring of 2048" "$(grep -c 'Number of RXDs: 2048' "$OUT")" -ge 1
+	check "TX ring of 2048" "$(grep -c 'Number of TXDs: 2048' "$OUT")" -ge 1
 	;;
 settings_new)
 	run_settings new
