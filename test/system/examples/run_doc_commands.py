@@ -119,26 +119,34 @@ def prepare(b, prefix):
     return re.sub(r'--no-huge(?=\s)', '--no-huge --file-prefix ' + prefix, text)
 
 
-def wait_for(b, p, outfile, deadline, workdir):
-    """Waits for the block's until= condition; True when met before the deadline."""
+def condition(b, outfile, workdir):
+    """The block's until= condition as a function (None: wait for the exit),
+    or False when until= is not understood."""
     until = opt(b, 'until', 'exit')
     kind, _, arg = until.partition(':')
+    if kind == 'exit':
+        return None
     if kind == 'pcap':
         path, _, n = arg.rpartition(':')
         path = os.path.join(workdir, path)	# relative to the block's directory
-        met = lambda: len(pcap_read(path)) >= int(n)	# noqa: E731
-    elif kind == 'output':
+        return lambda: len(pcap_read(path)) >= int(n)
+    if kind == 'output':
         rx = re.compile(arg, re.M)
-        met = lambda: rx.search(open(outfile, errors='replace').read()) is not None	# noqa
-    elif kind == 'exit':
-        met = lambda: False	# noqa: E731
-    else:
-        check(False, 'block %s: unknown until=%s' % (opt(b, 'name'), until))
+        return lambda: rx.search(open(outfile, errors='replace').read()) is not None
+    check(False, 'block %s: unknown until=%s' % (opt(b, 'name'), until))
+    return False
+
+
+def wait_for(b, p, outfile, deadline, workdir):
+    """Waits for the block's until= condition; True when met before the deadline
+    (for until=exit: when the command ended)."""
+    met = condition(b, outfile, workdir)
+    if met is False:
         return False
     while time.monotonic() < deadline:
         if p.poll() is not None:
-            return kind == 'exit' or met()
-        if met():
+            return met is None or met()
+        if met is not None and met():
             return True
         time.sleep(0.2)
     return False
