@@ -5,7 +5,7 @@
 commands shown to users keep working.
 
     run_doc_commands.py --doc doc/user_guide.md --chapter 12 \
-        --build-root BUILD --workdir DIR [--dpdk-prefix P] [--only NAME]
+        --build-root BUILD --workdir DIR [--dpdk-prefix P] [--only NAME,...]
 
 Every ```sh block of the chapter must follow a marker comment:
 
@@ -222,7 +222,8 @@ def main():
     ap.add_argument('--build-root', required=True)
     ap.add_argument('--workdir', required=True)
     ap.add_argument('--dpdk-prefix', default='/usr', help="the build's DPDK prefix")
-    ap.add_argument('--only', help='run only the block of this name (and name=build)')
+    ap.add_argument('--only', help='run only the blocks of these names, comma-separated '
+                    '(and name=build; a block may need files of an earlier one)')
     a = ap.parse_args()
     if shutil.which('dpdk-testpmd') is None:
         print('SKIP: dpdk-testpmd not found')
@@ -247,7 +248,7 @@ def main():
             check(False, 'sh block at %s line %d has no <!-- doc-test: run name=... --> '
                   'or <!-- doc-test: hardware --> marker' % (a.doc, b['line']))
             continue
-        if a.only and name not in (a.only, 'build'):
+        if a.only and name not in a.only.split(',') + ['build']:
             continue
         run_block(b, a)
         ran += 1
