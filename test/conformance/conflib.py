@@ -300,7 +300,7 @@ class Testpmd:
 
 def refused(out):
     """testpmd's output says the command failed (counter lines such as RX-errors: 0 aside)."""
-    rx = re.compile(r"(?i)(error|fail|not supported|invalid|bad arguments|cannot)")
+    rx = re.compile(r"(?i)(error|fail|not supported|invalid|bad |cannot|refused)")
     return any(rx.search(line) and not re.search(r"[\w-]+:\s*\d", line)
                for line in out.splitlines())
 
