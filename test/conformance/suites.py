@@ -763,7 +763,7 @@ def rss_algorithm(ctx, algorithm):
         verify(len(key) == 40, f"key of {len(key)} bytes")
         for kind in ("seq", "rev", "const0"):
             if not reta_set(tp, kind, 4):
-                continue
+                continue	# reta_key_reta_queues_*_const0
             rss_setup(tp)
             pkts, recs = rss_send(ctx, tp)
             rss_verify(reta_table(kind, 4), pkts, recs, key)
@@ -806,21 +806,24 @@ def rss_key_size(ctx):
     return "40 bytes, the device's key (hardware.md §6)"
 
 
-def rss_reta_queues(ctx, nq):
+def rss_reta_queues(ctx, nq, kinds):
     need_mana(ctx)
     with Testpmd(ctx, [f"--rxq={nq}", f"--txq={nq}"], mana=True, mbufs=16384) as tp:
-        for kind in ("seq", "rev", "const0"):
+        for kind in kinds:
             if not reta_set(tp, kind, nq):
-                raise CaseNA(f"{nq} queues: seq and rev tables: every frame on RETA[hash % 64]; "
-                             + CONST0_NA)
+                raise CaseNA(f"{nq} queues: " + CONST0_NA)
             rss_setup(tp)
             pkts, recs = rss_send(ctx, tp)
             rss_verify(reta_table(kind, nq), pkts, recs, None)
-    return f"{nq} queues: seq, rev, const0 tables, every frame on RETA[hash % 64]"
+    return f"{nq} queues: {' and '.join(kinds)} tables, every frame on RETA[hash % 64]"
 
 
 def rss_reta_2(ctx):
-    return rss_reta_queues(ctx, 2)
+    return rss_reta_queues(ctx, 2, ("seq", "rev"))
+
+
+def rss_reta_2_const0(ctx):
+    return rss_reta_queues(ctx, 2, ("const0",))
 
 
 def rss_reta_9(ctx):
@@ -833,7 +836,11 @@ def rss_reta_9(ctx):
 
 
 def rss_reta_16(ctx):
-    return rss_reta_queues(ctx, 16)
+    return rss_reta_queues(ctx, 16, ("seq", "rev"))
+
+
+def rss_reta_16_const0(ctx):
+    return rss_reta_queues(ctx, 16, ("const0",))
 
 
 def rss_reta_single_entry(ctx):
@@ -1088,8 +1095,10 @@ CASES = {
         ("update_key_set_hash_key_short_long", rss_key_short_long),
         ("update_key_reported_key_size", rss_key_size),
         ("reta_key_reta_queues_2", rss_reta_2),
+        ("reta_key_reta_queues_2_const0", rss_reta_2_const0),
         ("reta_key_reta_queues_9", rss_reta_9),
         ("reta_key_reta_queues_16", rss_reta_16),
+        ("reta_key_reta_queues_16_const0", rss_reta_16_const0),
         ("reta_single_entry_update", rss_reta_single_entry),
         ("reta_key_reported_reta_size", rss_reta_size),
     ],
