@@ -298,11 +298,22 @@ class Testpmd:
         self.close()
 
 
-def refused(out):
-    """testpmd's output says the command failed (counter lines such as RX-errors: 0 aside)."""
+def refused_line(out):
+    """The line of testpmd's output that says the command failed, or None.
+    Counter lines (RX-errors: 0) and driver log lines (`mana: func(): ...`,
+    which may arrive while any command runs, e.g. a TX error completion)
+    are no answer to the command."""
     rx = re.compile(r"(?i)(error|fail|not supported|invalid|bad |cannot|refused)")
-    return any(rx.search(line) and not re.search(r"[\w-]+:\s*\d", line)
-               for line in out.splitlines())
+    for line in out.splitlines():
+        if re.search(r"[\w-]+:\s*\d", line) or re.match(r"\s*[\w.]+: \w+\(\): ", line):
+            continue
+        if rx.search(line):
+            return line.strip()
+    return None
+
+
+def refused(out):
+    return refused_line(out) is not None
 
 
 # ---- verbose output ----------------------------------------------------------

@@ -74,7 +74,8 @@ def expect_drop(ctx, pkt, key, what):
 
 def cmd_ok(tp, line):
     out = tp.cmd(line)
-    verify(not refused(out), f"'{line}' failed: {out.strip()[-300:]}")
+    bad = L.refused_line(out)
+    verify(bad is None, f"'{line}' failed: {bad}")
     return out
 
 
