@@ -300,12 +300,13 @@ class Testpmd:
 
 def refused_line(out):
     """The line of testpmd's output that says the command failed, or None.
-    Counter lines (RX-errors: 0) and driver log lines (`mana: func(): ...`,
-    which may arrive while any command runs, e.g. a TX error completion)
-    are no answer to the command."""
+    Counter lines (RX-errors: 0) and log lines of the driver, the shim and
+    the software device (`mana: func(): ...`, `mana_vs: ...`, `mana_model:
+    ...`), which may arrive while any command runs (e.g. the error
+    completion of a frame over the MTU), are no answer to the command."""
     rx = re.compile(r"(?i)(error|fail|not supported|invalid|bad |cannot|refused)")
     for line in out.splitlines():
-        if re.search(r"[\w-]+:\s*\d", line) or re.match(r"\s*[\w.]+: \w+\(\): ", line):
+        if re.search(r"[\w-]+:\s*\d", line) or re.match(r"\s*(mana|mana_vs|mana_model): ", line):
             continue
         if rx.search(line):
             return line.strip()

@@ -8,15 +8,19 @@ hardware.md section of the MANA property it needs and lacks (after checking
 that the driver refuses it as that section says).
 """
 
+import logging
 import re
 
-from scapy.layers.inet import IP, TCP, UDP
-from scapy.layers.inet6 import IPv6
-from scapy.layers.l2 import Dot1Q, Ether
-from scapy.packet import Raw
+# scapy warns of missing routes when it fills in addresses: no route is used here.
+logging.getLogger("scapy.runtime").setLevel(logging.ERROR)
 
-import conflib as L
-from conflib import CaseFailed, CaseNA, Testpmd, refused, verify
+from scapy.layers.inet import IP, TCP, UDP  # noqa: E402
+from scapy.layers.inet6 import IPv6  # noqa: E402
+from scapy.layers.l2 import Dot1Q, Ether  # noqa: E402
+from scapy.packet import Raw  # noqa: E402
+
+import conflib as L  # noqa: E402
+from conflib import CaseFailed, CaseNA, Testpmd, refused, verify  # noqa: E402
 
 P0, P1 = L.PORT_MAC
 
