@@ -16,6 +16,13 @@
  *   deferred        queues set up with rx/tx_deferred_start stay stopped at
  *                   dev_start (state, queue info), receive and send nothing,
  *                   and work once started; a port restart defers them again
+ *   runtime_setup   RUNTIME_RX/TX_QUEUE_SETUP: a stopped RX queue of a running
+ *                   4-queue port set up again with 128 descriptors stays
+ *                   stopped (its share dropped by the device, the others'
+ *                   unchanged) and receives its share once started; a stopped
+ *                   TX queue set up again sends once started; a started queue
+ *                   is refused (-EBUSY); with RX interrupts the RX capability
+ *                   is not offered; no mbuf lost
  *   recovery_keeps_stopped
  *                   an RX and a TX queue stopped by the application stay
  *                   stopped through a device reset and automatic recovery
@@ -407,10 +414,88 @@ test_recovery_keeps_stopped(void)
 	rte_mempool_free(mp);
 }
 
+static void
+test_runtime_setup(void)
+{
+	struct comp_port_cfg pc = { .nb_rxq = QS_NQ, .nb_txq = 2, .rss = true };
+	struct mana_model_port_stats s0, s1;
+	uint32_t base[QS_NQ], per_q[QS_NQ], q;
+	struct rte_eth_dev_info info;
+	struct rte_eth_rxq_info rqi;
+	struct rte_eth_txq_info tqi;
+	struct rte_mempool *mp;
+	uint64_t dropped, t0;
+	int pid;
+
+	REQUIRE_EQ(comp_vdev_create("net_mana_qu", ""), 0);
+	pid = comp_port_of("net_mana_qu", 0);
+	REQUIRE(pid >= 0);
+	mp = comp_pool("qu_pool", 4096, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	REQUIRE_EQ(rte_eth_dev_info_get(pid, &info), 0);
+	CHECK(info.dev_capa & RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP);
+	CHECK(info.dev_capa & RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP);
+	CHECK_EQ(qs_rx_round(pid, "net_mana_qu", base, &dropped), QS_INJ);
+	for (q = 0; q < QS_NQ; q++)
+		REQUIRE(base[q] > 0, "queue %u got none of %u flows", q, QS_INJ);
+
+	/* A started queue is not set up again (ethdev). */
+	CHECK_EQ(rte_eth_rx_queue_setup(pid, 1, 128, SOCKET_ID_ANY, NULL, mp), -EBUSY);
+	CHECK_EQ(rte_eth_tx_queue_setup(pid, 1, 128, SOCKET_ID_ANY, NULL), -EBUSY);
+
+	/* RX queue 1 stopped and set up again on the running port. */
+	REQUIRE_EQ(rte_eth_dev_rx_queue_stop(pid, 1), 0);
+	REQUIRE_EQ(rte_eth_rx_queue_setup(pid, 1, 128, SOCKET_ID_ANY, NULL, mp), 0);
+	REQUIRE_EQ(rte_eth_rx_queue_info_get(pid, 1, &rqi), 0);
+	CHECK_EQ(rqi.nb_desc, 128);
+	CHECK_EQ(rqi.queue_state, RTE_ETH_QUEUE_STATE_STOPPED);
+	CHECK_EQ(qs_rx_round(pid, "net_mana_qu", per_q, &dropped), QS_INJ - base[1]);
+	CHECK_EQ(dropped, base[1]);
+	for (q = 0; q < QS_NQ; q++)
+		CHECK_EQ(per_q[q], q == 1 ? 0 : base[q]);
+	REQUIRE_EQ(rte_eth_dev_rx_queue_start(pid, 1), 0);
+	CHECK_EQ(qs_rx_round(pid, "net_mana_qu", per_q, &dropped), QS_INJ);
+	CHECK_EQ(dropped, 0);
+	for (q = 0; q < QS_NQ; q++)
+		CHECK_EQ(per_q[q], base[q]);
+
+	/* TX queue 1 likewise: nothing taken while stopped, sends once started. */
+	REQUIRE_EQ(rte_eth_dev_tx_queue_stop(pid, 1), 0);
+	REQUIRE_EQ(rte_eth_tx_queue_setup(pid, 1, 128, SOCKET_ID_ANY, NULL), 0);
+	REQUIRE_EQ(rte_eth_tx_queue_info_get(pid, 1, &tqi), 0);
+	CHECK_EQ(tqi.nb_desc, 128);
+	CHECK_EQ(tqi.queue_state, RTE_ETH_QUEUE_STATE_STOPPED);
+	CHECK_EQ(qs_send(pid, 1, mp, QS_N), 0);
+	REQUIRE(comp_model_stats("net_mana_qu", 0, &s0));
+	REQUIRE_EQ(rte_eth_dev_tx_queue_start(pid, 1), 0);
+	CHECK_EQ(qs_send(pid, 1, mp, QS_N), QS_N);
+	for (t0 = comp_now_ms(); comp_now_ms() - t0 < COMP_WAIT_MS; comp_sleep_ms(10)) {
+		REQUIRE(comp_model_stats("net_mana_qu", 0, &s1));
+		if (s1.tx_frames - s0.tx_frames >= QS_N)
+			break;
+	}
+	CHECK_EQ(s1.tx_frames - s0.tx_frames, QS_N);
+	comp_rx_drain(pid, QS_NQ, 200);		/* the default wire loops them back */
+
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	/* With RX interrupts the RX side cannot be built again around a new queue. */
+	pc.intr_rxq = true;
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	REQUIRE_EQ(rte_eth_dev_info_get(pid, &info), 0);
+	CHECK(!(info.dev_capa & RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP));
+	CHECK(info.dev_capa & RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	comp_vdev_destroy("net_mana_qu");
+	CHECK_EQ(rte_mempool_avail_count(mp), 4096);
+	rte_mempool_free(mp);
+}
+
 static const struct comp_case cases[] = {
 	{ "txq_stop_start", test_txq_stop_start },
 	{ "rxq_stop_start", test_rxq_stop_start },
 	{ "deferred", test_deferred },
+	{ "runtime_setup", test_runtime_setup },
 	{ "recovery_keeps_stopped", test_recovery_keeps_stopped },
 };
 

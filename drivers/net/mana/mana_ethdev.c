@@ -112,6 +112,15 @@ mana_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	/* Each TX queue is a QP and so is the RSS QP of the RX side (hardware.md §7.3, §10). */
 	info->max_tx_queues = RTE_MIN(priv->max_qp - 1, (uint32_t)MANA_MAX_TXQ);
 	info->max_mac_addrs = 1;
+	/*
+	 * A stopped queue set up again on the started port: a TX queue is a QP of
+	 * its own and has none while stopped; an RX queue joins the RSS table, so
+	 * the RX side is built again around it (mana_rx_queue_setup), which a port
+	 * with RX interrupts (an efd per queue in the interrupt vector) cannot take.
+	 */
+	info->dev_capa |= RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP;
+	if (!dev->data->dev_conf.intr_conf.rxq)
+		info->dev_capa |= RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP;
 	info->min_mtu = MANA_MIN_MTU;
 	info->max_mtu = priv->max_mtu;
 	info->min_rx_bufsize = RTE_ETHER_MIN_MTU + MANA_L2_OVERHEAD;

@@ -31,13 +31,49 @@ rxq_free(struct mana_rxq *rxq)
 	rte_free(rxq);
 }
 
+static void rxq_destroy(struct mana_rxq *rxq, bool keep_channel);
+
+/*
+ * Runtime setup of a stopped RX queue (RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP):
+ * ethdev releases the old queue on the started port first. Its WQ is an entry
+ * of the RSS QP's table, whose hardware objects live and die with the RSS QP
+ * (hardware.md §6, "ids"), so the port's RX side goes down before the queue is
+ * freed; mana_rx_queue_setup builds it again with the new queue (stopped).
+ * Until then no RX queue of the port receives.
+ */
+static void
+rx_side_down(struct rte_eth_dev *dev)
+{
+	struct mana_priv *priv = mana_priv(dev);
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		mana_qgate_close(priv, true, i);
+	mana_rss_destroy(priv);
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		if (dev->data->rx_queues[i] != NULL)
+			rxq_destroy(dev->data->rx_queues[i], true);
+	PMD_DRV_LOG(INFO, "port %u: RX side down for a queue set up on the started port",
+		    priv->port_id);
+}
+
 void
 mana_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 {
-	if (dev->data->rx_queues[qid] != NULL)
-		mana_rxq_stats_retire(mana_priv(dev), qid, dev->data->rx_queues[qid]);
-	rxq_free(dev->data->rx_queues[qid]);
+	struct mana_priv *priv = mana_priv(dev);
+	struct mana_rxq *rxq = dev->data->rx_queues[qid];
+
+	if (rxq == NULL)
+		return;
+	rte_spinlock_recursive_lock(&priv->ctl_lock);
+	if (priv->rss_qp != NULL && rxq->wq != NULL)
+		rx_side_down(dev);
+	if (rxq->wq != NULL || rxq->cq != NULL || rxq->channel != NULL)
+		rxq_destroy(rxq, false);
+	mana_rxq_stats_retire(priv, qid, rxq);
+	rxq_free(rxq);
 	dev->data->rx_queues[qid] = NULL;
+	rte_spinlock_recursive_unlock(&priv->ctl_lock);
 }
 
 static int
@@ -154,6 +190,19 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			    "supported for RX", priv->port_id, mp->name);
 		return -ENOTSUP;
 	}
+	if (dev->data->dev_started) {
+		/* Runtime setup (ethdev checked the queue is stopped): as the others receive. */
+		ret = mana_recovery_start_check(priv);
+		if (ret != 0)
+			return ret;
+		if ((k > 1) != (dev->data->scattered_rx != 0)) {
+			PMD_DRV_LOG(ERR, "port %u: RX queue %u set up on the started port would "
+				    "receive %s, the port's burst %s: stop the port to set it up",
+				    priv->port_id, qid, k > 1 ? "into chains" : "into one mbuf",
+				    dev->data->scattered_rx ? "scatters" : "does not scatter");
+			return -EINVAL;
+		}
+	}
 	ret = mana_mr_register_mempool(priv, mp);
 	if (ret != 0)
 		return ret;
@@ -186,11 +235,16 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		       conf->offloads);
 	mana_mr_cache_init(&rxq->mr_cache);
 	dev->data->rx_queues[qid] = rxq;
+	if (priv->started) {
+		/* Runtime setup: the RX side again, the new queue stopped in it. */
+		rte_spinlock_recursive_lock(&priv->ctl_lock);
+		ret = mana_rx_rebuild(dev);
+		rte_spinlock_recursive_unlock(&priv->ctl_lock);
+		return ret;
+	}
 	rxq_scattered_update(dev->data);
 	return 0;
 }
-
-static void rxq_destroy(struct mana_rxq *rxq, bool keep_channel);
 
 /* CQ (with its completion channel for RX interrupts) and WQ; before the RSS QP. */
 int
@@ -441,6 +495,14 @@ mana_rx_rebuild(struct rte_eth_dev *dev)
 	uint64_t t0 = rte_get_timer_cycles();
 	int ret = 0;
 
+	for (i = 0; i < n; i++) {
+		if (dev->data->rx_queues[i] == NULL) {
+			/* A runtime setup that failed after ethdev released the queue. */
+			PMD_DRV_LOG(ERR, "port %u: RX queue %u is not set up: set it up, or stop "
+				    "and start the port", priv->port_id, i);
+			return -EINVAL;
+		}
+	}
 	for (i = 0; i < n; i++)
 		mana_qgate_close(priv, true, i);
 	mana_rss_destroy(priv);
