@@ -45,6 +45,8 @@ packages=(
 	# tests and the run command: dpdk-testpmd is in dpdk-dev, the example
 	# sources (l3fwd, l2fwd, skeleton) in dpdk-doc
 	dpdk-dev dpdk-doc iproute2 valgrind
+	# test/system/ovs: Open vSwitch with its DPDK ovs-vswitchd, iperf3, ping
+	openvswitch-switch-dpdk iperf3 iputils-ping
 	# the fuzzers of test/fuzz (build-fuzz): clang and its libFuzzer/sanitizer
 	# runtime, which --no-install-recommends would leave out (clang 14 on
 	# Debian 12, 19 on Debian 13; the same package names)
