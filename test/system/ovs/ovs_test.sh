@@ -59,7 +59,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 # Throughput floors, Mbit/s: about a fifth of the median measured on a loaded
 # 2-CPU machine (doc/user_guide.md, "Open vSwitch"), so they hold under load
 # and still catch a datapath that stalls or falls back to retransmissions.
-declare -A FLOOR=([tcp1500]=100 [tcp1500_tso]=100 [tcp9000]=200 [tcp9000_tso]=200)
+declare -A FLOOR=([tcp1500]=100 [tcp1500_tso]=100 [tcp9000]=200 [tcp9000_tso]=200
+	[tso_br0]=100)
 
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "needs root (network namespaces, TAP interfaces, ovs-vswitchd)"
@@ -79,10 +80,14 @@ id=$$
 NS=(nm_ovs0_$id nm_ovs1_$id)
 TAP=(nmovs0_$id nmovs1_$id)
 IP=(198.18.31.1 198.18.31.2)
+BR0_IP=198.18.31.3
 NSMAC=(02:00:00:31:00:01 02:00:00:31:00:02)	# the namespace interfaces
 # vPort i has the MAC of the namespace interface behind the other port
 VPMAC=("${NSMAC[1]}" "${NSMAC[0]}")
 PREFIX=ovs_${SCEN}_$id
+# the bridge: its internal port is a kernel interface of that name in the
+# root namespace, which the netdev datapath keeps after ovs-vswitchd exits
+BR=nmbr$id
 VSWITCHD_PID=
 rc=1
 fails=0
@@ -131,6 +136,7 @@ cleanup_procs() {
 		ip netns del "${NS[$p]}" 2>/dev/null
 		ip link del "${TAP[$p]}" 2>/dev/null
 	done
+	ip link del "$BR" 2>/dev/null
 	rm -rf "/var/run/dpdk/$PREFIX"
 }
 
@@ -173,17 +179,29 @@ start_vswitchd() {
 	fi
 }
 
-# The port's descriptor limit, from the driver's telemetry in ovs-vswitchd.
-port_max_desc() {
+# telemetry <command>: the reply of ovs-vswitchd's DPDK telemetry socket (JSON)
+telemetry() {
 	python3 - "/var/run/dpdk/$PREFIX/dpdk_telemetry.v2" "$1" <<'EOF'
-import json, socket, sys
+import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
 s.connect(sys.argv[1])
 s.recv(1 << 16)
-cmd = '/ethdev/mana/port,' + sys.argv[2]
-s.send(cmd.encode())
-print(json.loads(s.recv(1 << 20).decode())['/ethdev/mana/port']['max_desc'])
+s.send(sys.argv[2].encode())
+print(s.recv(1 << 20).decode())
 EOF
+}
+
+# The port's descriptor limit, from the driver's telemetry in ovs-vswitchd.
+port_max_desc() {
+	telemetry "/ethdev/mana/port,$1" |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["/ethdev/mana/port"]["max_desc"])'
+}
+
+# xstat_sum <port id> <suffix>: the sum of the driver's tx_q<i>_<suffix>
+xstat_sum() {
+	telemetry "/ethdev/xstats,$1" | python3 -c 'import json, re, sys
+x = json.load(sys.stdin)["/ethdev/xstats"]
+print(sum(v for k, v in x.items() if re.fullmatch(r"tx_q\d+_" + sys.argv[1], k)))' "$2"
 }
 
 ovs_version() { "$VSWITCHD" --version | sed -n '1s/.* \([0-9][0-9.]*\)$/\1/p'; }
@@ -206,7 +224,7 @@ add_port() {	# add_port <i> [more Interface settings]
 	local i=$1 opts; shift
 	opts=$(desc_options "$i") || return 1
 	# shellcheck disable=SC2086 # opts: settings, split on purpose
-	vsctl add-port br0 "p$i" -- set Interface "p$i" type=dpdk \
+	vsctl add-port $BR "p$i" -- set Interface "p$i" type=dpdk \
 		"options:dpdk-devargs=net_mana$i" $opts "$@"
 }
 
@@ -230,7 +248,7 @@ setup() {
 		ip -n "${NS[$i]}" link set lo up
 	done
 	attach_taps "$mtu" || return 1
-	vsctl add-br br0 -- set Bridge br0 datapath_type=netdev || return 1
+	vsctl add-br $BR -- set Bridge $BR datapath_type=netdev || return 1
 	vsctl set Open_vSwitch . other_config:max-idle=10000	# fewer flow revalidations
 	for i in 0 1; do
 		add_port "$i" mtu_request="$mtu" || { fail "add-port p$i"; return 1; }
@@ -285,7 +303,11 @@ iperf() {
 	nsx 1 iperf3 -s -1 -B "${IP[1]}" > "$W/iperf3-server.log" 2>&1 &
 	wait_for 10 eval 'nsx 1 ss -ltn 2>/dev/null | grep -q ":5201 "' ||
 		{ echo "iperf3 server did not listen" >&2; return 1; }
-	out=$(nsx 0 timeout -k 5 $((t + 30)) iperf3 -c "${IP[1]}" -t "$t" -J "$@")
+	if [ -n "${IPERF_FROM_ROOT:-}" ]; then
+		out=$(timeout -k 5 $((t + 30)) iperf3 -c "${IP[1]}" -B "$BR0_IP" -t "$t" -J "$@")
+	else
+		out=$(nsx 0 timeout -k 5 $((t + 30)) iperf3 -c "${IP[1]}" -t "$t" -J "$@")
+	fi
 	wait
 	echo "$out" > "$W/iperf3-client.json"
 	python3 -c 'import json, sys
@@ -309,7 +331,7 @@ tap_stats() {	# tap_stats <i>: "tx_packets rx_packets tx_bytes rx_bytes" of TAP 
 # The database's copy is refreshed every 5 s: wait until it holds what
 # ovs-vswitchd reads now (ovs-ofctl asks it directly) and print it.
 ovs_stats_settled() {
-	python3 - "$W" <<'EOF'
+	python3 - "$W" "$BR" <<'EOF'
 import subprocess, sys, time
 w = sys.argv[1]
 def db(p):
@@ -318,7 +340,7 @@ def db(p):
 	d = dict(kv.split('=') for kv in out.strip('{}\n').split(', '))
 	return {k: int(v) for k, v in d.items()}
 def live(p):
-	out = subprocess.run(['ovs-ofctl', 'dump-ports', 'unix:%s/br0.mgmt' % w, p],
+	out = subprocess.run(['ovs-ofctl', 'dump-ports', 'unix:%s/%s.mgmt' % (w, sys.argv[2]), p],
 		capture_output=True, text=True, check=True).stdout.replace('\n', ' ')
 	rx = out.split('rx ', 1)[1]; tx = out.split('tx ', 1)[1]
 	return (int(rx.split('pkts=')[1].split(',')[0]), int(tx.split('pkts=')[1].split(',')[0]))
@@ -435,8 +457,30 @@ scen_rxq() {
 	appctl dpif-netdev/pmd-rxq-show
 }
 
+# TCP from the bridge's internal port (a kernel TAP in the root namespace) to
+# ns1: with userspace TSO the kernel hands OVS TCP segments of up to 64 KB,
+# which OVS copies into mbufs with external buffers (its
+# dpdk_pktmbuf_alloc()) and sends with TSO through p1. The bridge takes ns0's MAC,
+# the one p1 receives (ns0 stays silent).
+scen_tso_br0() {
+	local mbps tso mrfail floor=${OVS_TCP_FLOOR_tso_br0:-${FLOOR[tso_br0]}}
+	vsctl set Bridge $BR "other_config:hwaddr=${NSMAC[0]}" || { fail "$BR hwaddr"; return; }
+	wait_for 10 eval '[ "$(cat /sys/class/net/$BR/address 2>/dev/null)" = "${NSMAC[0]}" ]' ||
+		{ fail "$BR did not take ${NSMAC[0]}"; return; }
+	ip link set $BR up && ip addr add "$BR0_IP/24" dev $BR &&
+		ip neigh replace "${IP[1]}" lladdr "${NSMAC[1]}" dev $BR nud permanent &&
+		ip -n "${NS[1]}" neigh replace "$BR0_IP" lladdr "${NSMAC[0]}" \
+			dev "${TAP[1]}" nud permanent || { fail "$BR address"; return; }
+	mbps=$(IPERF_FROM_ROOT=1 iperf 5) || { fail "iperf3 from $BR: $mbps"; return; }
+	tso=$(xstat_sum 1 tso_packets); mrfail=$(xstat_sum 1 mr_fail)
+	echo "ovs_test: $SCEN: $BR -> ns1 $mbps Mbit/s (floor $floor); p1 TSO sends $tso, MR misses $mrfail"
+	[ "$tso" -gt 0 ] || fail "p1 sent no TSO packet (tx_q*_tso_packets 0)"
+	[ "$mrfail" = 0 ] || fail "p1: $mrfail sends with data the driver could not register (tx_q*_mr_fail)"
+	[ "$mbps" -ge "$floor" ] || fail "$SCEN: $mbps Mbit/s, below the floor of $floor"
+}
+
 scen_readd() {
-	vsctl del-port br0 p1 || { fail "del-port p1"; return; }
+	vsctl del-port $BR p1 || { fail "del-port p1"; return; }
 	if nsx 0 ping -c 2 -i 0.2 -W 1 "${IP[1]}" >/dev/null 2>&1; then
 		fail "ping answered with p1 deleted"
 	fi
@@ -468,6 +512,7 @@ tcp1500_tso) setup 1500 true && scen_tcp ;;
 tcp9000) setup 9000 false && scen_tcp ;;
 tcp9000_tso) setup 9000 true && scen_tcp ;;
 rxq2|rxq4) setup && scen_rxq ;;
+tso_br0) setup 1500 true && scen_tso_br0 ;;
 readd) setup && scen_readd ;;
 restart) setup && scen_restart ;;
 *) echo "unknown scenario '$SCEN'"; exit 1 ;;
@@ -482,6 +527,7 @@ for i in 0 1; do
 	ip netns list | grep -qw "${NS[$i]}" && fail "namespace ${NS[$i]} left"
 	ip link show "${TAP[$i]}" >/dev/null 2>&1 && fail "TAP ${TAP[$i]} left"
 done
+ip link show "$BR" >/dev/null 2>&1 && fail "the bridge's interface $BR left"
 for f in ovs-vswitchd.pid ovsdb-server.pid; do
 	p=$(cat "$W/$f" 2>/dev/null)
 	pid_alive "$p" && fail "${f%.pid} (pid $p) still running"
