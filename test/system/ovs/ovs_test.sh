@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 net_mana authors
+# shellcheck disable=SC2317 # functions called through wait_for, traps
 #
 # Open vSwitch with DPDK on two net_mana ports (issue 31 item 3):
 #
@@ -67,9 +68,12 @@ declare -A FLOOR=([tcp1500]=10 [tcp1500_tso]=10 [tcp9000]=15 [tcp9000_tso]=15
 
 skip() { echo "SKIP: $*"; exit 77; }
 pid_alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null; }
+pid_gone() { ! pid_alive "$1"; }
 [ "$(id -u)" = 0 ] || skip "needs root (network namespaces, TAP interfaces, ovs-vswitchd)"
 [ -c /dev/net/tun ] || skip "no /dev/net/tun"
-command -v ip >/dev/null && ip netns list >/dev/null 2>&1 || skip "no 'ip netns' (iproute2)"
+if ! command -v ip >/dev/null || ! ip netns list >/dev/null 2>&1; then
+	skip "no 'ip netns' (iproute2)"
+fi
 command -v iperf3 >/dev/null || skip "no iperf3 (Debian package iperf3)"
 command -v ping >/dev/null || skip "no ping (Debian package iputils-ping)"
 for t in ovsdb-tool ovsdb-server ovs-vsctl ovs-appctl ovs-ofctl; do
@@ -142,7 +146,7 @@ wait_for() {
 stop_vswitchd() {
 	pid_alive "$VSWITCHD_PID" || return 0
 	appctl exit >/dev/null 2>&1
-	if ! wait_for 30 eval '! pid_alive "$VSWITCHD_PID"'; then
+	if ! wait_for 30 pid_gone "$VSWITCHD_PID"; then
 		fail "ovs-vswitchd did not exit within 30 s of 'ovs-appctl exit'"
 		kill -KILL "$VSWITCHD_PID" 2>/dev/null
 	fi
@@ -156,7 +160,7 @@ cleanup_procs() {
 	p=$(cat "$W/ovsdb-server.pid" 2>/dev/null)
 	if pid_alive "$p"; then
 		kill "$p"
-		wait_for 10 eval '! pid_alive "$p"' || kill -KILL "$p" 2>/dev/null
+		wait_for 10 pid_gone "$p" || kill -KILL "$p" 2>/dev/null
 	fi
 	for p in $(jobs -p); do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
@@ -192,6 +196,8 @@ start_ovsdb() {
 	vsctl --no-wait init
 }
 
+dpdk_initialized() { [ "$(vsctl get Open_vSwitch . dpdk_initialized 2>/dev/null)" = true ]; }
+
 # start_vswitchd: with the dpdk-* and userspace-tso settings already in the
 # database; waits until DPDK is initialised (the TAPs exist then).
 start_vswitchd() {
@@ -203,7 +209,7 @@ start_vswitchd() {
 		--detach --no-chdir > "$W/ovs-vswitchd.out" 2>&1 ||
 		{ fail "ovs-vswitchd did not start"; return 1; }
 	VSWITCHD_PID=$(cat "$W/ovs-vswitchd.pid")
-	if ! wait_for 60 eval '[ "$(vsctl get Open_vSwitch . dpdk_initialized 2>/dev/null)" = true ]'; then
+	if ! wait_for 60 dpdk_initialized; then
 		fail "DPDK in ovs-vswitchd not initialised within 60 s"
 		tail -30 "$W/ovs-vswitchd.log"
 		return 1
@@ -329,11 +335,13 @@ ping_ok() {	# ping_ok <from> <to>
 		nsx "$1" ping -c 3 -i 0.2 -W 2 "${IP[$2]}" >/dev/null 2>&1
 }
 
+iperf_listening() { nsx 1 ss -ltn 2>/dev/null | grep -q ":5201 "; }
+
 # iperf <seconds> [client options]: TCP ns0 -> ns1; prints Mbit/s received
 iperf() {
 	local t=$1 out; shift
 	nsx 1 iperf3 -s -1 -B "${IP[1]}" > "$W/iperf3-server.log" 2>&1 &
-	wait_for 10 eval 'nsx 1 ss -ltn 2>/dev/null | grep -q ":5201 "' ||
+	wait_for 10 iperf_listening ||
 		{ echo "iperf3 server did not listen" >&2; return 1; }
 	if [ -n "${IPERF_FROM_ROOT:-}" ]; then
 		out=$(timeout -k 5 $((t + 30)) iperf3 -c "${IP[1]}" -B "$BR0_IP" -t "$t" -J "$@")
@@ -440,7 +448,8 @@ EOF
 
 scen_tcp() {	# throughput of setup's MTU and TSO setting
 	local mbps floor=${FLOOR[$SCEN]}
-	floor=$(eval echo "\${OVS_TCP_FLOOR_$SCEN:-$floor}")
+	local env=OVS_TCP_FLOOR_$SCEN
+	floor=${!env:-$floor}
 	mbps=$(iperf 10) || { fail "iperf3 failed: $mbps"; return; }
 	echo "ovs_test: $SCEN: $mbps Mbit/s (floor $floor)"
 	[ "$mbps" -ge "$floor" ] || fail "$SCEN: $mbps Mbit/s, below the floor of $floor"
@@ -456,7 +465,7 @@ all_queues_received() {	# all_queues_received <n>
 	local p c
 	for p in p0 p1; do
 		for c in $(rxq_counts "$p" "$1"); do
-			[ -n "$c" ] && [ "$c" -gt 0 ] || return 1
+			[ "${c:-0}" -gt 0 ] || return 1
 		done
 	done
 }
@@ -464,6 +473,8 @@ all_queues_received() {	# all_queues_received <n>
 configured_rxq() {	# configured_rxq <port>: RX queues the PMD threads poll
 	appctl dpif-netdev/pmd-rxq-show | grep -c "port: $1 *queue-id:"
 }
+
+rxq_count_is() { [ "$(configured_rxq "$1")" = "$2" ]; }
 
 scen_rxq() {
 	local n=${SCEN#rxq} p mbps
@@ -477,7 +488,7 @@ scen_rxq() {
 	fi
 	for p in p0 p1; do vsctl set Interface "$p" "options:n_rxq=$n"; done
 	for p in p0 p1; do
-		wait_for 30 eval '[ "$(configured_rxq '"$p"')" = '"$n"' ]' ||
+		wait_for 30 rxq_count_is "$p" "$n" ||
 			{ fail "$p: not $n RX queues: $(appctl dpif-netdev/pmd-rxq-show)"; return; }
 	done
 	wait_ports_up || return
@@ -489,6 +500,8 @@ scen_rxq() {
 	appctl dpif-netdev/pmd-rxq-show
 }
 
+has_mac() { [ "$(cat "/sys/class/net/$1/address" 2>/dev/null)" = "$2" ]; }
+
 # TCP from the bridge's internal port (a kernel TAP in the root namespace) to
 # ns1: with userspace TSO the kernel hands OVS TCP segments of up to 64 KB,
 # which OVS copies into mbufs with external buffers (its
@@ -497,12 +510,15 @@ scen_rxq() {
 scen_tso_br0() {
 	local mbps tso mrfail floor=${OVS_TCP_FLOOR_tso_br0:-${FLOOR[tso_br0]}}
 	vsctl set Bridge $BR "other_config:hwaddr=${NSMAC[0]}" || { fail "$BR hwaddr"; return; }
-	wait_for 10 eval '[ "$(cat /sys/class/net/$BR/address 2>/dev/null)" = "${NSMAC[0]}" ]' ||
+	wait_for 10 has_mac "$BR" "${NSMAC[0]}" ||
 		{ fail "$BR did not take ${NSMAC[0]}"; return; }
-	ip link set $BR up && ip addr add "$BR0_IP/24" dev $BR &&
-		ip neigh replace "${IP[1]}" lladdr "${NSMAC[1]}" dev $BR nud permanent &&
+	if ! { ip link set "$BR" up && ip addr add "$BR0_IP/24" dev "$BR" &&
+		ip neigh replace "${IP[1]}" lladdr "${NSMAC[1]}" dev "$BR" nud permanent &&
 		ip -n "${NS[1]}" neigh replace "$BR0_IP" lladdr "${NSMAC[0]}" \
-			dev "${TAP[1]}" nud permanent || { fail "$BR address"; return; }
+			dev "${TAP[1]}" nud permanent; }; then
+		fail "$BR: address and neighbours not set"
+		return
+	fi
 	mbps=$(IPERF_FROM_ROOT=1 iperf 5) || { fail "iperf3 from $BR: $mbps"; return; }
 	tso=$(xstat_sum 1 tso_packets); mrfail=$(xstat_sum 1 mr_fail)
 	echo "ovs_test: $SCEN: $BR -> ns1 $mbps Mbit/s (floor $floor); p1 TSO sends $tso, MR misses $mrfail"
