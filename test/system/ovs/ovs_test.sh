@@ -114,8 +114,11 @@ mkdir -p "$W/tmp"
 id=$$
 NS=("nm_ovs0_$id" "nm_ovs1_$id")
 TAP=("nmovs0_$id" "nmovs1_$id")
-IP=(198.18.31.1 198.18.31.2)
-BR0_IP=198.18.31.3
+# a subnet per run: tso_br0 puts an address in the root namespace, where two
+# runs at once (another checkout's CI, a Debian root) would share a route
+net=198.18.$((32 + id % 200))
+IP=("$net.1" "$net.2")
+BR0_IP=$net.3
 NSMAC=(02:00:00:31:00:01 02:00:00:31:00:02)	# the namespace interfaces
 # vPort i has the MAC of the namespace interface behind the other port
 VPMAC=("${NSMAC[1]}" "${NSMAC[0]}")
