@@ -32,7 +32,10 @@
 # one SKIP line and one skip counted.
 #
 # usage: scripts/arm64-tests.sh [--suite bookworm|trixie] [--counts FILE]
-#                               [--native | --cross]
+#                               [--native | --cross] [--prepare]
+#   --prepare   step 1 only (the root and its packages), so that a caller can
+#               make the root while other work runs; a later full run finds
+#               them in place (and retries what failed). Exit status: step 1's.
 # Environment:
 #   NET_MANA_ARM64_ROOT      where the root is made (default
 #                            .deps/debian12-arm64-root, .deps/debian13-arm64-root)
@@ -49,6 +52,7 @@ suite=bookworm
 counts=
 step=
 mode=
+prepare=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -56,8 +60,9 @@ while [ $# -gt 0 ]; do
 	--suite) suite=$2; shift ;;
 	--native) mode=native ;;
 	--cross) mode=cross ;;
+	--prepare) prepare=1 ;;
 	--in-root) step=$2; shift ;;	# internal: packages, build or test, in the root
-	-h|--help) sed -n '5,43p' "${BASH_SOURCE[0]}"; exit 0 ;;
+	-h|--help) sed -n '5,46p' "${BASH_SOURCE[0]}"; exit 0 ;;
 	*) echo "arm64-tests: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -263,6 +268,11 @@ echo "arm64-tests: $name, build: $mode"
 in_root "packages-$mode"
 rc=$?
 t_pkg=$((SECONDS - t0))
+if [ "$prepare" = 1 ]; then
+	[ "$rc" != 0 ] || [ ! -s "$copy/.deps/arm64-errors" ] || rc=1
+	echo "arm64-tests: $name: root and packages $t_pkg s (status $rc)"
+	exit "$rc"
+fi
 t0=$SECONDS
 if [ "$rc" = 0 ]; then
 	if [ "$mode" = native ]; then

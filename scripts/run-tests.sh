@@ -84,6 +84,104 @@ if [ -f .deps/no-driver ]; then
 	skips+=("driver build and its tests: $(cat .deps/no-driver)")
 fi
 
+# ---- The DPDK 24.11 tree of the Debian 13 roots ------------------------------
+# The DPDK 24.11 tree of the root's driver-SDK headers when the user gave
+# none: ../shared/dpdk/dpdk-24.11.tar.xz beside the repository (CI), checked
+# against ../shared/dpdk/SHA256SUMS and unpacked outside the repository, to
+# NET_MANA_DPDK_UNPACK (default /var/tmp/net_mana-dpdk)/dpdk-24.11. Reused
+# while its stamp names the archive's checksum and every file still matches
+# the archive (tar --compare). Prints the tree; one line and 1 on error.
+debian13_shared_src() {
+	local dir=$repo/../shared/dpdk name=dpdk-24.11.tar.xz
+	local base=${NET_MANA_DPDK_UNPACK:-/var/tmp/net_mana-dpdk} sum want tree
+	tree=$base/${name%.tar.xz}
+	want=$(awk -v n="$name" '$2 == n || $2 == "*" n { print $1; exit }' \
+		"$dir/SHA256SUMS" 2>/dev/null) || want=
+	if [ -z "$want" ]; then
+		echo "run-tests: debian13: $dir/SHA256SUMS has no entry for $name: not used" >&2
+		return 1
+	fi
+	sum=$(sha256sum < "$dir/$name" | cut -d' ' -f1)
+	if [ "$sum" != "$want" ]; then
+		echo "run-tests: debian13: $dir/$name does not match SHA256SUMS ($sum," \
+			"want $want): not used" >&2
+		return 1
+	fi
+	mkdir -p "$base" || return 1
+	# One unpacker at a time; the tree appears whole or not at all.
+	if ! (
+		flock 9
+		if [ "$(cat "$tree/.net-mana-sha256" 2>/dev/null)" = "$sum" ] &&
+			tar -C "$base" -dJf "$dir/$name" > /dev/null 2>&1; then
+			echo "run-tests: debian13: DPDK 24.11 tree $tree (already unpacked)" >&2
+			exit 0
+		fi
+		rm -rf "$base/.unpack" "$tree" && mkdir "$base/.unpack" &&
+			tar -C "$base/.unpack" -xJf "$dir/$name" &&
+			echo "$sum" > "$base/.unpack/${tree##*/}/.net-mana-sha256" &&
+			mv "$base/.unpack/${tree##*/}" "$tree" && rmdir "$base/.unpack" &&
+			echo "run-tests: debian13: DPDK 24.11 tree unpacked to $tree" >&2
+	) 9> "$base/.lock"; then
+		echo "run-tests: debian13: cannot unpack $dir/$name to $tree" >&2
+		return 1
+	fi
+	echo "$tree"
+}
+
+d13_src=${NET_MANA_DEBIAN13_DPDK_SRC:-}
+d13_refused=0
+if [ "$plat" = debian12 ] && [ "$debian13" = 1 ] && [ -z "$d13_src" ] &&
+	[ -e "$repo/../shared/dpdk/dpdk-24.11.tar.xz" ] && ! d13_src=$(debian13_shared_src); then
+	d13_refused=1	# the line debian13_shared_src printed says why
+fi
+
+# ---- The other platforms' roots, made while this machine's tests run -----------
+# Making a root and installing its packages is mostly waiting on the archive
+# and dpkg under emulation (from scratch in CI, one after the other: the
+# Debian 12 arm64 root 221 s, the Debian 13 arm64 root 664 s).
+# One background job makes them one after the other while this machine's
+# builds and tests run; each stage below waits for it. A step that failed
+# here is retried by its stage, which reports it.
+prep_pid=
+prep_log=.deps/prepare-roots.log
+if [ "$plat" = debian12 ] && [ ${#errors[@]} -eq 0 ] &&
+	{ [ "$debian13" = 1 ] || [ "$arm64" = 1 ]; }; then
+	mkdir -p .deps
+	echo "run-tests: making the other platforms' roots in the background ($prep_log)"
+	(
+		t=$SECONDS
+		if [ "$debian13" = 1 ] && [ "$d13_refused" = 0 ]; then
+			NET_MANA_DEBIAN13_DPDK_SRC=$d13_src bash scripts/debian13-root.sh -- \
+				bash scripts/setup.sh --no-build --allow-no-driver
+			echo "run-tests: prepare: debian13 root: status $?, $((SECONDS - t)) s"
+		fi
+		if [ "$arm64" = 1 ]; then
+			t=$SECONDS
+			bash scripts/arm64-tests.sh --prepare
+			echo "run-tests: prepare: debian12-arm64 root: status $?, $((SECONDS - t)) s"
+			if [ "$debian13" = 1 ] && [ -n "$d13_src" ]; then
+				t=$SECONDS
+				NET_MANA_ARM64_DPDK_SRC=$d13_src bash scripts/arm64-tests.sh \
+					--suite trixie --prepare
+				echo "run-tests: prepare: debian13-arm64 root: status $?," \
+					"$((SECONDS - t)) s"
+			fi
+		fi
+	) > "$prep_log" 2>&1 < /dev/null &
+	prep_pid=$!
+	prep_start=$SECONDS
+fi
+
+# prepared: wait for the background job (once) and print its log.
+prepared() {
+	[ -n "$prep_pid" ] || return 0
+	wait "$prep_pid"
+	prep_pid=
+	sed 's/^/  | /' "$prep_log"
+	echo "run-tests: the roots were made in $((SECONDS - prep_start)) s" \
+		"beside this machine's tests"
+}
+
 # suite_files DIR SUITE...: the files the tests of these suites of build DIR
 # depend on (meson's introspection), relative to DIR. The sanitizer and
 # fuzzing builds compile only those (with --no-rebuild for meson test): not
@@ -225,56 +323,8 @@ totals=(".deps/counts-$plat")
 echo "run-tests: $plat took $SECONDS s"
 
 # ---- Debian 13 root ----------------------------------------------------------
-# The DPDK 24.11 tree of the root's driver-SDK headers when the user gave
-# none: ../shared/dpdk/dpdk-24.11.tar.xz beside the repository (CI), checked
-# against ../shared/dpdk/SHA256SUMS and unpacked outside the repository, to
-# NET_MANA_DPDK_UNPACK (default /var/tmp/net_mana-dpdk)/dpdk-24.11. Reused
-# while its stamp names the archive's checksum and every file still matches
-# the archive (tar --compare). Prints the tree; one line and 1 on error.
-debian13_shared_src() {
-	local dir=$repo/../shared/dpdk name=dpdk-24.11.tar.xz
-	local base=${NET_MANA_DPDK_UNPACK:-/var/tmp/net_mana-dpdk} sum want tree
-	tree=$base/${name%.tar.xz}
-	want=$(awk -v n="$name" '$2 == n || $2 == "*" n { print $1; exit }' \
-		"$dir/SHA256SUMS" 2>/dev/null) || want=
-	if [ -z "$want" ]; then
-		echo "run-tests: debian13: $dir/SHA256SUMS has no entry for $name: not used" >&2
-		return 1
-	fi
-	sum=$(sha256sum < "$dir/$name" | cut -d' ' -f1)
-	if [ "$sum" != "$want" ]; then
-		echo "run-tests: debian13: $dir/$name does not match SHA256SUMS ($sum," \
-			"want $want): not used" >&2
-		return 1
-	fi
-	mkdir -p "$base" || return 1
-	# One unpacker at a time; the tree appears whole or not at all.
-	if ! (
-		flock 9
-		if [ "$(cat "$tree/.net-mana-sha256" 2>/dev/null)" = "$sum" ] &&
-			tar -C "$base" -dJf "$dir/$name" > /dev/null 2>&1; then
-			echo "run-tests: debian13: DPDK 24.11 tree $tree (already unpacked)" >&2
-			exit 0
-		fi
-		rm -rf "$base/.unpack" "$tree" && mkdir "$base/.unpack" &&
-			tar -C "$base/.unpack" -xJf "$dir/$name" &&
-			echo "$sum" > "$base/.unpack/${tree##*/}/.net-mana-sha256" &&
-			mv "$base/.unpack/${tree##*/}" "$tree" && rmdir "$base/.unpack" &&
-			echo "run-tests: debian13: DPDK 24.11 tree unpacked to $tree" >&2
-	) 9> "$base/.lock"; then
-		echo "run-tests: debian13: cannot unpack $dir/$name to $tree" >&2
-		return 1
-	fi
-	echo "$tree"
-}
 
-d13_src=${NET_MANA_DEBIAN13_DPDK_SRC:-}
-d13_refused=0
-if [ "$plat" = debian12 ] && [ "$debian13" = 1 ] && [ -z "$d13_src" ] &&
-	[ -e "$repo/../shared/dpdk/dpdk-24.11.tar.xz" ] && ! d13_src=$(debian13_shared_src); then
-	d13_refused=1	# the line debian13_shared_src printed says why
-fi
-
+prepared
 if [ "$plat" = debian12 ] && [ "$debian13" = 1 ]; then
 	echo "run-tests: debian13: the same suites in a Debian 13 root (scripts/debian13-root.sh)"
 	rm -f .deps/counts-debian13
