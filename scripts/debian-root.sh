@@ -288,6 +288,14 @@ else
 	make_root
 fi
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# Packages installed in the root start no service (openvswitch-switch,
+# iperf3): a daemon started in a chroot outlives the run and keeps the
+# root's mounts busy. The policy-rc.d of build chroots and Docker images.
+if [ ! -e "$root/usr/sbin/policy-rc.d" ]; then
+	printf '#!/bin/sh\n# net_mana scripts/debian-root.sh: no service starts in this root.\nexit 101\n' \
+		> "$root/usr/sbin/policy-rc.d"
+	chmod 755 "$root/usr/sbin/policy-rc.d"
+fi
 
 # ---- 2. Mounts ----------------------------------------------------------------------
 

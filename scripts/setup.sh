@@ -47,6 +47,8 @@ packages=(
 	dpdk-dev dpdk-doc iproute2 valgrind
 	# the conformance suite (test/conformance): scapy builds and parses frames
 	python3-scapy
+	# test/system/ovs: Open vSwitch with its DPDK ovs-vswitchd, iperf3, ping
+	openvswitch-switch-dpdk iperf3 iputils-ping
 	# the fuzzers of test/fuzz (build-fuzz): clang and its libFuzzer/sanitizer
 	# runtime, which --no-install-recommends would leave out (clang 14 on
 	# Debian 12, 19 on Debian 13; the same package names)

@@ -10,6 +10,8 @@ commands shown to users keep working.
 Every ```sh block of the chapter must follow a marker comment:
 
     <!-- doc-test: hardware -->                    not run (Azure hardware)
+    <!-- doc-test: ovs -->                         not run: root and Open vSwitch;
+                                                   test/system/ovs runs these settings
     <!-- doc-test: run name=N [key=value ...] -->   run on the software device
 
 Keys of a run block (values may be "quoted"; expect= may repeat):
@@ -241,8 +243,8 @@ def main():
     ran = 0
     for b in found:
         name = opt(b, 'name')
-        if b['kind'] == 'hardware':
-            print('--- hardware block at line %d: not run' % b['line'])
+        if b['kind'] in ('hardware', 'ovs'):
+            print('--- %s block at line %d: not run' % (b['kind'], b['line']))
             continue
         if b['kind'] != 'run' or name is None:
             check(False, 'sh block at %s line %d has no <!-- doc-test: run name=... --> '
