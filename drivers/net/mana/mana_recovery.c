@@ -178,6 +178,8 @@ rec_step(struct rte_eth_dev *dev)
 			return RTE_ETH_EVENT_RECOVERY_FAILED;
 		}
 		priv->rec_state = MANA_REC_NONE;
+		/* The start read the link while the state said recovering: read it again. */
+		mana_link_update(dev, 0);
 		priv->rec_stats.recoveries++;
 		priv->rec_stats.last_ms = rec_ms_since(priv->rec_t0);
 		PMD_DRV_LOG(NOTICE, "port %u: recovered from the device reset in %" PRIu64 " ms%s",
