@@ -16,6 +16,7 @@
  *  - a device that never comes back: RECOVERY_FAILED after recovery_timeout,
  *    the port cannot start, close works and every mbuf is back;
  *  - after RECOVERY_SUCCESS the link reads up and an LSC event says so;
+ *  - an MTU change after a reset whose event is not handled yet: -EBUSY;
  *  - two threads closing one port, or one closing while the other resets
  *    or stops it (a removal handler against the application's own thread,
  *    issue 32 D2): one close succeeds, the other call returns an error, and
@@ -453,6 +454,66 @@ test_link_after_recovery(void)
 	rte_mempool_free(mp);
 }
 
+/* ---- MTU before the fatal event is handled (issue 32 D16) ----------------- */
+
+static uint32_t intr_hold;
+
+/* An alarm runs on EAL's interrupt thread: while it spins, no device event is handled. */
+static void
+hold_intr_alarm(void *arg)
+{
+	RTE_SET_USED(arg);
+	__atomic_store_n(&intr_hold, 2, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&intr_hold, __ATOMIC_ACQUIRE) == 2)
+		;
+}
+
+/*
+ * A reset whose fatal event is still queued (the interrupt thread held
+ * busy): an MTU change fails -EBUSY, as while recovering, not -EIO; once
+ * the port has recovered it applies.
+ */
+static void
+test_mtu_before_event(void)
+{
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1 };
+	struct rte_mempool *mp;
+	struct mana_model *m;
+	uint64_t end;
+	uint16_t mtu;
+	int pid;
+
+	mp = comp_pool("recu_pool", POOL_N, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_vdev_create("net_mana_recu", "wire=loop"), 0);
+	pid = comp_port_of("net_mana_recu", 0);
+	m = mana_model_find("net_mana_recu");
+	REQUIRE(pid >= 0 && m != NULL);
+	REQUIRE_EQ(comp_port_start((uint16_t)pid, &pc, mp), 0);
+	memset(&evlog, 0, sizeof(evlog));
+	ev_register((uint16_t)pid, true);
+	__atomic_store_n(&intr_hold, 1, __ATOMIC_RELEASE);
+	REQUIRE_EQ(rte_eal_alarm_set(1, hold_intr_alarm, NULL), 0);
+	end = comp_now_ms() + COMP_WAIT_MS;
+	while (__atomic_load_n(&intr_hold, __ATOMIC_ACQUIRE) != 2 && comp_now_ms() < end)
+		comp_sleep_ms(1);
+	REQUIRE_EQ(__atomic_load_n(&intr_hold, __ATOMIC_ACQUIRE), 2);
+	REQUIRE_EQ(mana_model_reset(m, 100), 0);
+	CHECK_EQ(rte_eth_dev_set_mtu(pid, 1400), -EBUSY);
+	__atomic_store_n(&intr_hold, 0, __ATOMIC_RELEASE);
+	REQUIRE(wait_events(2, COMP_WAIT_MS));
+	CHECK_EQ(evlog.type[1], RTE_ETH_EVENT_RECOVERY_SUCCESS);
+	CHECK_EQ(rte_eth_dev_set_mtu(pid, 1400), 0);
+	CHECK_EQ(rte_eth_dev_get_mtu(pid, &mtu), 0);
+	CHECK_EQ(mtu, 1400);
+	ev_register((uint16_t)pid, false);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(rte_eth_dev_close(pid), 0);
+	comp_vdev_destroy("net_mana_recu");
+	CHECK_EQ(rte_mempool_avail_count(mp), POOL_N);
+	rte_mempool_free(mp);
+}
+
 /* ---- closing from two threads (issue 32 D2) ------------------------------ */
 
 enum race_op { RACE_CLOSE, RACE_RESET, RACE_START };
@@ -648,6 +709,7 @@ static const struct comp_case cases[] = {
 	{ "manual", test_manual },
 	{ "never_back", test_never_back },
 	{ "link_after_recovery", test_link_after_recovery },
+	{ "mtu_before_event", test_mtu_before_event },
 	{ "close_race", test_close_race },
 	{ "rmv_close_race", test_rmv_close_race },
 };

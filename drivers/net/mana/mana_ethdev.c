@@ -429,6 +429,18 @@ mana_dev_stop(struct rte_eth_dev *dev)
 
 /* ---- MTU, burst modes, unsupported features -------------------------- */
 
+/*
+ * The context died in a device reset whose fatal event the handler has not
+ * read yet: every command on it fails EIO (hardware.md §17).
+ */
+static bool
+mana_ctx_reset(struct mana_priv *priv)
+{
+	struct ibv_port_attr attr;
+
+	return mana_vs_query_port(priv->ctx, priv->ib_port, &attr) == -EIO;
+}
+
 static int
 mana_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 {
@@ -450,6 +462,12 @@ mana_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 	if (ret != 0)
 		return ret;
 	ret = mana_vs_set_port_mtu(priv->ctx, priv->ib_port, mtu);
+	if (ret != 0 && mana_ctx_reset(priv)) {
+		PMD_DRV_LOG(ERR, "port %u: MTU %u: the device is being reset (its fatal event is "
+			    "not handled yet); set it once the port has recovered (or after "
+			    "rte_eth_dev_reset())", priv->port_id, mtu);
+		return -EBUSY;
+	}
 	if (ret != 0) {
 		PMD_DRV_LOG(ERR, "port %u: setting MTU %u: %s", priv->port_id, mtu, strerror(-ret));
 		return ret;
