@@ -537,6 +537,8 @@ bool mana_portref_live_token(void *token);
 int mana_link_update(struct rte_eth_dev *dev, int wait);
 int mana_intr_setup(struct rte_eth_dev *dev);
 void mana_intr_teardown(struct rte_eth_dev *dev);
+/* On EAL's interrupt thread: a callback of the running handler tore it down (stop). */
+bool mana_intr_detached(void *token);
 
 /* mana_pci.c: sysfs of an rdma-core device (<ibdev_path>/device/...) */
 int mana_sysfs_port_mac(struct ibv_device *ibdev, uint8_t ib_port, struct rte_ether_addr *mac);

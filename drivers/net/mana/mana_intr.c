@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_per_lcore.h>
 
 #include "mana_ethdev.h"
 #include "mana_logs.h"
@@ -88,11 +89,25 @@ mana_async_event(struct rte_eth_dev *dev, const struct ibv_async_event *ev)
 }
 
 /*
+ * Set by mana_async_intr_unregister() when a callback of the handler
+ * running on this thread (EAL's interrupt thread) tore the handler down
+ * (a dev_reset or a close from the callback): the handler stops at once, its
+ * context may be gone.
+ */
+static RTE_DEFINE_PER_LCORE(void *, mana_intr_detached);
+
+bool
+mana_intr_detached(void *token)
+{
+	return RTE_PER_LCORE(mana_intr_detached) == token;
+}
+
+/*
  * async_fd handler (EAL interrupt thread): link changes and device events.
  * Its argument is the port's token, not priv: each event is read and acked
  * with the port entered, and the application's callbacks run with it left,
  * since they may close the port (here, or on another thread); the next
- * round finds it closed and ends.
+ * round finds it closed, or the handler detached, and ends.
  */
 static void
 mana_async_intr_handler(void *token)
@@ -102,6 +117,7 @@ mana_async_intr_handler(void *token)
 	struct rte_eth_dev *dev;
 	int got;
 
+	RTE_PER_LCORE(mana_intr_detached) = NULL;
 	for (;;) {
 		dev = mana_portref_enter_token(token);
 		if (dev == NULL)
@@ -119,6 +135,8 @@ mana_async_intr_handler(void *token)
 			mana_recovery_on_fatal(token);
 		else if (raise != RTE_ETH_EVENT_MAX)
 			rte_eth_dev_callback_process(dev, raise, NULL);
+		if (mana_intr_detached(token))
+			return;
 	}
 }
 
@@ -144,12 +162,18 @@ mana_intr_setup(struct rte_eth_dev *dev)
 }
 
 /*
- * Take the async handler off the EAL interrupt thread, without waiting for
- * it: while it runs (-EAGAIN) it is marked for removal and EAL removes it
- * when it returns. It may be inside an application callback that waits for
- * this thread (a second close), and it touches nothing of the port once the
- * port is not usable (mana_async_intr_handler). EAL keeps its own copy of
- * the handle: the caller may free ours at once.
+ * Take the async handler off the EAL interrupt thread. While it runs
+ * (-EAGAIN):
+ * - on the interrupt thread, this is a callback of the handler (a reset or a
+ *   close from an event callback): it is marked for removal, which EAL does
+ *   when it returns, and told to stop (mana_intr_detached);
+ * - on another thread closing the port: the same, without waiting. The
+ *   handler holds no reference (the closer waited for them) and may be in a
+ *   callback that waits for this thread (a second close); it enters the port
+ *   before it touches anything, which fails from now on;
+ * - on another thread rebuilding the port (dev_reset): wait for it to
+ *   return, as its next round would read the context being closed.
+ * EAL keeps its own copy of the handle: the caller may free ours at once.
  */
 static void
 mana_async_intr_unregister(struct rte_eth_dev *dev, struct rte_intr_handle *ih)
@@ -157,12 +181,21 @@ mana_async_intr_unregister(struct rte_eth_dev *dev, struct rte_intr_handle *ih)
 	void *token = mana_portref_token(dev);
 	int ret;
 
-	do {
+	for (;;) {
 		ret = rte_intr_callback_unregister(ih, mana_async_intr_handler, token);
-		if (ret == -EAGAIN)
+		if (ret != -EAGAIN)
+			break;
+		if (rte_thread_is_intr() || !mana_portref_is_live(dev)) {
 			ret = rte_intr_callback_unregister_pending(ih, mana_async_intr_handler,
 								   token, NULL);
-	} while (ret == -EAGAIN);
+			if (ret == -EAGAIN)
+				continue;	/* it returned meanwhile */
+			if (rte_thread_is_intr())
+				RTE_PER_LCORE(mana_intr_detached) = token;
+			break;
+		}
+		rte_delay_us_sleep(1000);
+	}
 	if (ret < 0 && ret != -ENOENT)
 		PMD_DRV_LOG(ERR, "port %u: removing the async event handler: %s",
 			    dev->data->port_id, strerror(-ret));

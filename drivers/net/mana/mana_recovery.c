@@ -315,12 +315,14 @@ mana_recovery_on_fatal(void *token)
 	mana_portref_leave(dev);
 	/* Before the queues stop, as upstream: an upper layer may switch its datapath. */
 	rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_ERR_RECOVERING, NULL);
+	/* Closed, or rebuilt by rte_eth_dev_reset(), by the callback: nothing to recover. */
+	if (mana_intr_detached(token))
+		return;
 	dev = mana_portref_enter_token(token);
 	if (dev == NULL)
-		return;	/* closed by the callback */
+		return;
 	priv = mana_priv(dev);
 	rte_spinlock_recursive_lock(&priv->ctl_lock);
-	/* The callback may have reset the port itself (rte_eth_dev_reset). */
 	if (priv->rec_state == MANA_REC_NONE)
 		failed = !rec_auto_begin(dev, token);
 	rte_spinlock_recursive_unlock(&priv->ctl_lock);
