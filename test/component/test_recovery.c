@@ -16,14 +16,9 @@
  *  - a device that never comes back: RECOVERY_FAILED after recovery_timeout,
  *    the port cannot start, close works and every mbuf is back;
  *  - after RECOVERY_SUCCESS the link reads up and an LSC event says so;
- *  - an MTU change after a reset whose event is not handled yet: -EBUSY;
- *  - two threads closing one port, or one closing while the other resets
- *    or stops it (a removal handler against the application's own thread,
- *    issue 32 D2): one close succeeds, the other call returns an error, and
- *    nothing touches the freed port (run under ASan in CI).
+ *  - an MTU change after a reset whose event is not handled yet: -EBUSY.
+ * Closing a port from two threads: test_close_race.c.
  */
-
-#include <pthread.h>
 
 #include <string.h>
 
@@ -514,204 +509,12 @@ test_mtu_before_event(void)
 	rte_mempool_free(mp);
 }
 
-/* ---- closing from two threads (issue 32 D2) ------------------------------ */
-
-enum race_op { RACE_CLOSE, RACE_RESET, RACE_START };
-
-struct racer {
-	uint16_t pid;
-	enum race_op op;
-	uint32_t *go;		/* both threads spin on it, then call at once */
-	int ret;
-};
-
-static int
-race_call(uint16_t pid, enum race_op op)
-{
-	switch (op) {
-	case RACE_RESET:
-		return rte_eth_dev_reset(pid);
-	case RACE_START:
-		return rte_eth_dev_start(pid);
-	default:
-		return rte_eth_dev_close(pid);
-	}
-}
-
-static void *
-racer_thread(void *arg)
-{
-	struct racer *r = arg;
-
-	while (__atomic_load_n(r->go, __ATOMIC_ACQUIRE) == 0)
-		;
-	r->ret = race_call(r->pid, r->op);
-	return NULL;
-}
-
-/*
- * Port pid (stopped) closed on this thread while another runs op on it at
- * the same moment: exactly one close returns 0 and the port is gone after
- * both; a reset either ran before the close or returns an error; a start
- * that ran first leaves a started port, which ethdev refuses to close.
- */
-static void
-race_once(uint16_t pid, enum race_op op)
-{
-	uint32_t go = 0;
-	struct racer r = { .pid = pid, .op = op, .go = &go, .ret = 1 };
-	pthread_t t;
-	int mine;
-
-	REQUIRE_EQ(rte_eth_dev_stop(pid), 0);
-	REQUIRE_EQ(pthread_create(&t, NULL, racer_thread, &r), 0);
-	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
-	mine = rte_eth_dev_close(pid);
-	pthread_join(t, NULL);
-	if (op == RACE_START && mine == -EINVAL) {
-		CHECK_EQ(r.ret, 0);
-		CHECK_EQ(rte_eth_dev_stop(pid), 0);
-		mine = rte_eth_dev_close(pid);
-	}
-	CHECK(!rte_eth_dev_is_valid_port(pid), "port %u still there after the race", pid);
-	if (op == RACE_CLOSE)
-		CHECK(mine == 0 ? r.ret != 0 : r.ret == 0,
-		      "two closes of one port returned %d and %d: exactly one must succeed",
-		      mine, r.ret);
-	else
-		CHECK_EQ(mine, 0);
-}
-
-static void
-test_close_race(void)
-{
-	static const enum race_op ops[] = { RACE_CLOSE, RACE_RESET, RACE_START };
-	struct comp_port_cfg pc = { .nb_rxq = 2, .nb_txq = 2 };
-	struct rte_mempool *mp;
-	unsigned int i;
-	int pid;
-
-	mp = comp_pool("recr_pool", POOL_N, RTE_MBUF_DEFAULT_BUF_SIZE);
-	REQUIRE(mp != NULL);
-	for (i = 0; i < 30; i++) {
-		REQUIRE_EQ(comp_vdev_create("net_mana_recr", "wire=loop"), 0);
-		pid = comp_port_of("net_mana_recr", 0);
-		REQUIRE(pid >= 0);
-		REQUIRE_EQ(comp_port_start((uint16_t)pid, &pc, mp), 0);
-		race_once((uint16_t)pid, ops[i % RTE_DIM(ops)]);
-		comp_vdev_destroy("net_mana_recr");
-		if (check_fails != 0)
-			break;
-	}
-	CHECK_EQ(rte_mempool_avail_count(mp), POOL_N);
-	rte_mempool_free(mp);
-}
-
-/* As testpmd's removal handler: an alarm on the interrupt thread stops and closes the port. */
-static int rmv_close_ret;
-static uint32_t rmv_close_done, rmv_scheduled, rmv_delay_us;
-
-static void
-rmv_close_alarm(void *arg)
-{
-	uint16_t pid = (uint16_t)(uintptr_t)arg;
-
-	rte_eth_dev_stop(pid);
-	rmv_close_ret = rte_eth_dev_close(pid);
-	__atomic_store_n(&rmv_close_done, 1, __ATOMIC_RELEASE);
-}
-
-static int
-rmv_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
-{
-	RTE_SET_USED(type);
-	RTE_SET_USED(arg);
-	RTE_SET_USED(ret);
-	rte_eal_alarm_set(rmv_delay_us, rmv_close_alarm, (void *)(uintptr_t)port);
-	__atomic_store_n(&rmv_scheduled, 1, __ATOMIC_RELEASE);
-	return 0;
-}
-
-/*
- * The issue's sequence: a device that does not come back, INTR_RMV closing
- * the port on the interrupt thread while this thread stops, starts, resets
- * and (once the removal close is on its way) closes it, without pause, until
- * the port is gone.
- */
-static void
-test_rmv_close_race(void)
-{
-	struct comp_port_cfg pc = { .nb_rxq = 2, .nb_txq = 2, .intr_rmv = true };
-	int closes_ok, ret, pid, rounds, i;
-	struct rte_mempool *mp;
-	struct mana_model *m;
-	uint64_t end;
-
-	mp = comp_pool("recv_pool", POOL_N, RTE_MBUF_DEFAULT_BUF_SIZE);
-	REQUIRE(mp != NULL);
-	for (rounds = 0; rounds < 6 && check_fails == 0; rounds++) {
-		REQUIRE_EQ(comp_vdev_create("net_mana_recv", "wire=loop,recovery_timeout=100"), 0);
-		pid = comp_port_of("net_mana_recv", 0);
-		m = mana_model_find("net_mana_recv");
-		REQUIRE(pid >= 0 && m != NULL);
-		REQUIRE_EQ(comp_port_start((uint16_t)pid, &pc, mp), 0);
-		REQUIRE_EQ(rte_eth_dev_callback_register(pid, RTE_ETH_EVENT_INTR_RMV, rmv_cb, NULL),
-			   0);
-		memset(&evlog, 0, sizeof(evlog));
-		ev_register((uint16_t)pid, true);
-		__atomic_store_n(&rmv_close_done, 0, __ATOMIC_RELEASE);
-		__atomic_store_n(&rmv_scheduled, 0, __ATOMIC_RELEASE);
-		/* Each round the removal close lands at another step of this thread's loop. */
-		rmv_delay_us = 1 + 7000 * rounds;
-		rmv_close_ret = 1;
-		closes_ok = 0;
-		REQUIRE_EQ(mana_model_reset(m, 600000), 0);
-		/* ERR_RECOVERING, RECOVERY_FAILED: no dev_reset before the driver gave up. */
-		end = comp_now_ms() + COMP_WAIT_MS;
-		while (__atomic_load_n(&evlog.n, __ATOMIC_ACQUIRE) < 2 && comp_now_ms() < end)
-			;
-		CHECK_EQ(evlog.type[1], RTE_ETH_EVENT_RECOVERY_FAILED);
-		end = comp_now_ms() + COMP_WAIT_MS;
-		for (i = rounds; rte_eth_dev_is_valid_port(pid) && comp_now_ms() < end; i++) {
-			if (i % 4 == 3 && !__atomic_load_n(&rmv_scheduled, __ATOMIC_ACQUIRE))
-				continue;
-			switch (i % 4) {
-			case 0:
-				rte_eth_dev_stop(pid);
-				break;
-			case 1:
-				rte_eth_dev_start(pid);
-				break;
-			case 2:
-				rte_eth_dev_reset(pid);
-				break;
-			default:
-				rte_eth_dev_stop(pid);
-				ret = rte_eth_dev_close(pid);
-				closes_ok += ret == 0;
-				break;
-			}
-		}
-		end = comp_now_ms() + COMP_WAIT_MS;
-		while (!__atomic_load_n(&rmv_close_done, __ATOMIC_ACQUIRE) && comp_now_ms() < end)
-			comp_sleep_ms(1);
-		CHECK(__atomic_load_n(&rmv_close_done, __ATOMIC_ACQUIRE), "no INTR_RMV close");
-		CHECK(!rte_eth_dev_is_valid_port(pid), "port %d still there", pid);
-		CHECK_EQ(closes_ok + (rmv_close_ret == 0), 1);
-		comp_vdev_destroy("net_mana_recv");
-	}
-	CHECK_EQ(rte_mempool_avail_count(mp), POOL_N);
-	rte_mempool_free(mp);
-}
-
 static const struct comp_case cases[] = {
 	{ "auto_10", test_auto_10 },
 	{ "manual", test_manual },
 	{ "never_back", test_never_back },
 	{ "link_after_recovery", test_link_after_recovery },
 	{ "mtu_before_event", test_mtu_before_event },
-	{ "close_race", test_close_race },
-	{ "rmv_close_race", test_rmv_close_race },
 };
 
 int
