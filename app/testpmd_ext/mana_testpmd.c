@@ -547,8 +547,10 @@ cmd_model_drop_parsed(void *res, struct cmdline *cl __rte_unused, void *data __r
 }
 
 /*
- * RX's error completion: frames longer than the port's RX buffers (queue 0's
- * size), which the device completes as CQE_RX_TRUNCATED.
+ * RX's error completion: frames longer than what one RX WQE of queue 0 holds
+ * (all its mbufs on a scattered layout), which the device completes as
+ * CQE_RX_TRUNCATED. A WQE that holds the largest frame the device takes
+ * cannot be overrun: said, nothing sent.
  */
 static void
 cmd_model_rx_truncate_parsed(void *res, struct cmdline *cl __rte_unused,
@@ -556,6 +558,7 @@ cmd_model_rx_truncate_parsed(void *res, struct cmdline *cl __rte_unused,
 {
 	static uint8_t frame[MANA_CMD_MAX_FRAME];
 	struct cmd_model *r = res;
+	struct rte_pmd_mana_queue_info mq;
 	struct rte_pmd_mana_port_info pi;
 	struct rte_eth_rxq_info qi;
 	struct rte_ether_addr mac;
@@ -569,14 +572,18 @@ cmd_model_rx_truncate_parsed(void *res, struct cmdline *cl __rte_unused,
 		return;
 	}
 	if (rte_eth_rx_queue_info_get(r->port_id, 0, &qi) != 0 ||
+	    rte_pmd_mana_rxq_info_get(r->port_id, 0, &mq) != 0 || !mq.setup ||
 	    rte_eth_macaddr_get(r->port_id, &mac) != 0) {
 		fprintf(stderr, "port %u: no RX queue set up\n", r->port_id);
 		return;
 	}
-	len = qi.rx_buf_size + 64;
+	len = mq.frame_bytes + 64;
 	if (len > MANA_CMD_MAX_FRAME) {
-		fprintf(stderr, "port %u: RX buffers of %u bytes hold the largest frame (%u)\n",
-			r->port_id, qi.rx_buf_size, MANA_CMD_MAX_FRAME);
+		fprintf(stderr, "port %u: RX queue 0's WQEs hold %u bytes (%u mbuf%s of %u), "
+			"the largest frame the device takes (%u) fits: nothing can be "
+			"truncated; use one mbuf per frame or a smaller MTU\n", r->port_id,
+			mq.frame_bytes, mq.sges, mq.sges > 1 ? "s" : "", qi.rx_buf_size,
+			MANA_CMD_MAX_FRAME);
 		return;
 	}
 	/* To the port's MAC from a local address, IEEE local experimental EtherType. */
@@ -588,8 +595,8 @@ cmd_model_rx_truncate_parsed(void *res, struct cmdline *cl __rte_unused,
 	for (i = 0; i < r->n2 && ret == 0; i++)
 		ret = rte_pmd_mana_model_inject_rx(r->port_id, frame, len);
 	if (ret == 0)
-		printf("%u frames of %u bytes (RX buffers: %u) handed to the device\n", r->n2,
-		       len, qi.rx_buf_size);
+		printf("%u frames of %u bytes (RX buffers: %u, %u per frame) handed to the "
+		       "device\n", r->n2, len, qi.rx_buf_size, mq.sges);
 	print_ret("truncated frames", ret);
 }
 
@@ -785,8 +792,8 @@ static cmdline_parse_inst_t cmd_mana_model_drop = {
 
 static cmdline_parse_inst_t cmd_mana_model_rx_truncate = {
 	.f = cmd_model_rx_truncate_parsed,
-	.help_str = "mana model rx_truncate <port_id> <count>: <count> frames longer than the "
-		"RX buffers arrive (RX error completion CQE_RX_TRUNCATED)",
+	.help_str = "mana model rx_truncate <port_id> <count>: <count> frames longer than an "
+		"RX WQE (all its mbufs) arrive (RX error completion CQE_RX_TRUNCATED)",
 	.tokens = { MODEL_HEAD, (void *)&cmd_model_rx_truncate, (void *)&cmd_model_port,
 		    (void *)&cmd_model_n2, NULL },
 };
@@ -840,8 +847,9 @@ static struct testpmd_driver_commands mana_cmds = {
 	{ &cmd_mana_model_drop, "mana model drop <port_id> <count>\n"
 	  "    Software device: drop the next <count> frames arriving from the wire.\n\n" },
 	{ &cmd_mana_model_rx_truncate, "mana model rx_truncate <port_id> <count>\n"
-	  "    Software device: <count> frames longer than the port's RX buffers arrive\n"
-	  "    and complete truncated (the RX error completion).\n\n" },
+	  "    Software device: <count> frames longer than one RX WQE of queue 0 holds\n"
+	  "    (all its mbufs when scattered) arrive and complete truncated (the RX\n"
+	  "    error completion); refused when a WQE holds the largest frame (9216).\n\n" },
 	{ &cmd_mana_model_gen, "mana model gen <port_id> rate <pps> flows <count>\n"
 	  "    Software device, gen wire: frame rate (0 = unlimited) and flow count.\n\n" },
 	{ &cmd_mana_model_fatal, "mana model fatal <port_id>\n"

@@ -92,6 +92,40 @@ fail:
 }
 
 /*
+ * doorbell=memory reads the shared page as plain memory, one doorbell slot
+ * per queue kind (hardware.md §1.2): of two queues of a kind only the
+ * doorbell stored last before the engine reads the slot is seen, and a queue
+ * whose doorbell was overwritten (an RQ's first one, posting every WQE, at
+ * start) gets no work: frames to it are dropped, or a lossless wire stalls
+ * on it. Said once per context, when it makes its second queue of a kind.
+ */
+void
+mm_ctx_db_lossy_note(struct mm_ctx *ctx, const char *kind)
+{
+	struct mana_model *m = ctx->m;
+	unsigned int n = 0;
+	struct mm_qp *qp;
+	struct mm_wq *wq;
+
+	if (!m->cfg.doorbell_untrapped || ctx->db_lossy_said)
+		return;
+	if (kind[0] == 'S') {
+		LIST_FOREACH(qp, &m->qps, link)
+			n += qp->ctx == ctx && !qp->rss;
+	} else {
+		LIST_FOREACH(wq, &m->wqs, link)
+			n += wq->ctx == ctx;
+	}
+	if (n < 2)
+		return;
+	ctx->db_lossy_said = true;
+	mm_log(MM_LOG_NOTICE, "%s: doorbell=memory with more than one %s on a context: the "
+	       "doorbell page is read as memory, only the last doorbell per slot is seen, "
+	       "and a queue whose doorbell is overwritten stalls (lossless wires stop); use "
+	       "one RX and one TX queue, or doorbell=shared", m->cfg.name, kind);
+}
+
+/*
  * Queue mode: pages 1.. of cmd_fd for the queue objects, one each (2 x
  * max_qp: every QP and as many RWQs). The memfd is sparse: a page costs
  * memory only once a queue uses it.

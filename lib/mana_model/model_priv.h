@@ -243,6 +243,7 @@ struct mm_ctx {
 	 * object of the context; only destroy calls and close still work.
 	 */
 	bool dead;
+	bool db_lossy_said;	/* doorbell=memory: the NOTICE of mm_ctx_db_lossy_note given */
 	LIST_ENTRY(mm_ctx) link;
 };
 
@@ -458,6 +459,11 @@ struct mm_mr *mm_mr_lookup_eng(struct mana_model *m, struct mm_engine *e, uint32
 void *mm_ring_alloc(struct mm_ctx *ctx, uint32_t size);
 void mm_ring_free(struct mm_ctx *ctx, void *buf);
 uint64_t *mm_db_page_alloc(struct mm_ctx *ctx, bool *own);
+/*
+ * doorbell=memory: a context made a queue of kind ("SQ" or "RQ"); with two of
+ * a kind, say once that a doorbell may be lost (lock held).
+ */
+void mm_ctx_db_lossy_note(struct mm_ctx *ctx, const char *kind);
 void mm_db_page_free(struct mm_ctx *ctx, uint64_t *page);
 
 /* model_cq.c */

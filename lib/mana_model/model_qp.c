@@ -170,6 +170,7 @@ mm_raw_bind(struct mana_model *m, struct mm_qp *qp, const struct ibv_qp_init_att
 	qp->ibv.handle = ++m->handle_ctr;
 	qp->ibv.qp_num = qp->sq_id;
 	LIST_INSERT_HEAD(&m->qps, qp, link);
+	mm_ctx_db_lossy_note(qp->ctx, "SQ");
 	return 0;
 }
 

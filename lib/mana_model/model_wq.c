@@ -127,6 +127,7 @@ mana_model_create_wq(struct ibv_context *c, struct ibv_wq_init_attr *attr)
 	wq->cq->users++;
 	ctx->nobj++;
 	LIST_INSERT_HEAD(&ctx->m->wqs, wq, link);
+	mm_ctx_db_lossy_note(ctx, "RQ");
 	mm_unlock(ctx->m);
 	return &wq->ibv;
 err:

@@ -14,11 +14,15 @@
  *  - recovery=manual: INTR_RESET, bursts return nothing, start refused until
  *    rte_eth_dev_reset(), then a plain start and traffic;
  *  - a device that never comes back: RECOVERY_FAILED after recovery_timeout,
- *    the port cannot start, close works and every mbuf is back.
+ *    the port cannot start, close works and every mbuf is back;
+ *  - after RECOVERY_SUCCESS the link reads up and an LSC event says so;
+ *  - an MTU change after a reset whose event is not handled yet: -EBUSY.
+ * Closing a port from two threads: test_close_race.c.
  */
 
 #include <string.h>
 
+#include <rte_alarm.h>
 #include <rte_ethdev.h>
 #include <rte_thash.h>
 
@@ -382,10 +386,135 @@ test_never_back(void)
 	rte_mempool_free(mp);
 }
 
+/* ---- the link after a recovery (issue 32 D1) ------------------------------ */
+
+static uint32_t lsc_up, lsc_down;
+
+static int
+lsc_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
+{
+	struct rte_eth_link link;
+
+	RTE_SET_USED(type);
+	RTE_SET_USED(arg);
+	RTE_SET_USED(ret);
+	if (rte_eth_link_get_nowait(port, &link) != 0)
+		return 0;
+	__atomic_fetch_add(link.link_status == RTE_ETH_LINK_UP ? &lsc_up : &lsc_down, 1,
+			   __ATOMIC_ACQ_REL);
+	return 0;
+}
+
+/*
+ * After RECOVERY_SUCCESS the link reads up and an LSC event said so: an
+ * application that waits for link up after the recovery sees a live port.
+ */
+static void
+test_link_after_recovery(void)
+{
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1, .intr_lsc = true };
+	struct rte_eth_link link;
+	struct rte_mempool *mp;
+	struct mana_model *m;
+	uint64_t end;
+	int pid;
+
+	mp = comp_pool("recl_pool", POOL_N, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_vdev_create("net_mana_recl", "wire=loop"), 0);
+	pid = comp_port_of("net_mana_recl", 0);
+	m = mana_model_find("net_mana_recl");
+	REQUIRE(pid >= 0 && m != NULL);
+	REQUIRE_EQ(comp_port_start((uint16_t)pid, &pc, mp), 0);
+	REQUIRE_EQ(rte_eth_dev_callback_register(pid, RTE_ETH_EVENT_INTR_LSC, lsc_cb, NULL), 0);
+	memset(&evlog, 0, sizeof(evlog));
+	ev_register((uint16_t)pid, true);
+	lsc_up = lsc_down = 0;
+	REQUIRE_EQ(mana_model_reset(m, 100), 0);
+	REQUIRE(wait_events(2, COMP_WAIT_MS));
+	CHECK_EQ(evlog.type[1], RTE_ETH_EVENT_RECOVERY_SUCCESS);
+	end = comp_now_ms() + COMP_WAIT_MS;
+	while (__atomic_load_n(&lsc_up, __ATOMIC_ACQUIRE) == 0 && comp_now_ms() < end)
+		comp_sleep_ms(1);
+	CHECK(__atomic_load_n(&lsc_up, __ATOMIC_ACQUIRE) == 1,
+	      "%u LSC events with the link up after RECOVERY_SUCCESS (%u down)", lsc_up, lsc_down);
+	CHECK(lsc_down >= 1, "no LSC event when the device went away");
+	CHECK_EQ(rte_eth_link_get_nowait(pid, &link), 0);
+	CHECK_EQ(link.link_status, RTE_ETH_LINK_UP);
+	ev_register((uint16_t)pid, false);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(rte_eth_dev_close(pid), 0);
+	comp_vdev_destroy("net_mana_recl");
+	CHECK_EQ(rte_mempool_avail_count(mp), POOL_N);
+	rte_mempool_free(mp);
+}
+
+/* ---- MTU before the fatal event is handled (issue 32 D16) ----------------- */
+
+static uint32_t intr_hold;
+
+/* An alarm runs on EAL's interrupt thread: while it spins, no device event is handled. */
+static void
+hold_intr_alarm(void *arg)
+{
+	RTE_SET_USED(arg);
+	__atomic_store_n(&intr_hold, 2, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&intr_hold, __ATOMIC_ACQUIRE) == 2)
+		;
+}
+
+/*
+ * A reset whose fatal event is still queued (the interrupt thread held
+ * busy): an MTU change fails -EBUSY, as while recovering, not -EIO; once
+ * the port has recovered it applies.
+ */
+static void
+test_mtu_before_event(void)
+{
+	struct comp_port_cfg pc = { .nb_rxq = 1, .nb_txq = 1 };
+	struct rte_mempool *mp;
+	struct mana_model *m;
+	uint64_t end;
+	uint16_t mtu;
+	int pid;
+
+	mp = comp_pool("recu_pool", POOL_N, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_vdev_create("net_mana_recu", "wire=loop"), 0);
+	pid = comp_port_of("net_mana_recu", 0);
+	m = mana_model_find("net_mana_recu");
+	REQUIRE(pid >= 0 && m != NULL);
+	REQUIRE_EQ(comp_port_start((uint16_t)pid, &pc, mp), 0);
+	memset(&evlog, 0, sizeof(evlog));
+	ev_register((uint16_t)pid, true);
+	__atomic_store_n(&intr_hold, 1, __ATOMIC_RELEASE);
+	REQUIRE_EQ(rte_eal_alarm_set(1, hold_intr_alarm, NULL), 0);
+	end = comp_now_ms() + COMP_WAIT_MS;
+	while (__atomic_load_n(&intr_hold, __ATOMIC_ACQUIRE) != 2 && comp_now_ms() < end)
+		comp_sleep_ms(1);
+	REQUIRE_EQ(__atomic_load_n(&intr_hold, __ATOMIC_ACQUIRE), 2);
+	REQUIRE_EQ(mana_model_reset(m, 100), 0);
+	CHECK_EQ(rte_eth_dev_set_mtu(pid, 1400), -EBUSY);
+	__atomic_store_n(&intr_hold, 0, __ATOMIC_RELEASE);
+	REQUIRE(wait_events(2, COMP_WAIT_MS));
+	CHECK_EQ(evlog.type[1], RTE_ETH_EVENT_RECOVERY_SUCCESS);
+	CHECK_EQ(rte_eth_dev_set_mtu(pid, 1400), 0);
+	CHECK_EQ(rte_eth_dev_get_mtu(pid, &mtu), 0);
+	CHECK_EQ(mtu, 1400);
+	ev_register((uint16_t)pid, false);
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(rte_eth_dev_close(pid), 0);
+	comp_vdev_destroy("net_mana_recu");
+	CHECK_EQ(rte_mempool_avail_count(mp), POOL_N);
+	rte_mempool_free(mp);
+}
+
 static const struct comp_case cases[] = {
 	{ "auto_10", test_auto_10 },
 	{ "manual", test_manual },
 	{ "never_back", test_never_back },
+	{ "link_after_recovery", test_link_after_recovery },
+	{ "mtu_before_event", test_mtu_before_event },
 };
 
 int

@@ -601,7 +601,7 @@ struct bad_case {
  * debug line; the mbuf stays the caller's (freed here).
  */
 static void
-expect_refused(const struct bad_case *bc, struct rte_mbuf *m)
+expect_refused_on(int pid, const struct bad_case *bc, struct rte_mbuf *m)
 {
 	char xs[RTE_ETH_XSTATS_NAME_SIZE], log[2048];
 	int64_t before, total;
@@ -611,25 +611,31 @@ expect_refused(const struct bad_case *bc, struct rte_mbuf *m)
 	if (!CHECK_MSG(m != NULL, "%s: no mbuf", bc->name))
 		return;
 	snprintf(xs, sizeof(xs), "tx_prep_%s", bc->reason);
-	before = comp_xstat(tso_tx, xs);
-	total = comp_xstat(tso_tx, "tx_q0_prep_refused");
+	before = comp_xstat(pid, xs);
+	total = comp_xstat(pid, "tx_q0_prep_refused");
 	CHECK_MSG(before >= 0 && total >= 0, "%s: no xstat %s / tx_q0_prep_refused",
 		  bc->name, xs);
 	lf = comp_log_begin(log, sizeof(log));
 	rte_errno = 0;
-	n = rte_eth_tx_prepare(tso_tx, 0, &m, 1);
+	n = rte_eth_tx_prepare(pid, 0, &m, 1);
 	if (lf != NULL)
 		comp_log_end(lf);
 	CHECK_MSG(n == 0, "%s: tx_prepare took it", bc->name);
 	CHECK_MSG(rte_errno == bc->err, "%s: rte_errno %d (%s), want %d", bc->name, rte_errno,
 		  rte_strerror(rte_errno), bc->err);
-	CHECK_MSG(comp_xstat(tso_tx, xs) == before + 1, "%s: %s %" PRId64 " -> %" PRId64,
-		  bc->name, xs, before, comp_xstat(tso_tx, xs));
-	CHECK_EQ(comp_xstat(tso_tx, "tx_q0_prep_refused"), total + 1);
+	CHECK_MSG(comp_xstat(pid, xs) == before + 1, "%s: %s %" PRId64 " -> %" PRId64,
+		  bc->name, xs, before, comp_xstat(pid, xs));
+	CHECK_EQ(comp_xstat(pid, "tx_q0_prep_refused"), total + 1);
 	CHECK_MSG(strstr(log, "tx_prepare refuses a packet") != NULL &&
 		  strstr(log, bc->log) != NULL && strchr(log, '\n') == strrchr(log, '\n'),
 		  "%s: want one log line with \"%s\", got \"%s\"", bc->name, bc->log, log);
 	rte_pktmbuf_free(m);
+}
+
+static void
+expect_refused(const struct bad_case *bc, struct rte_mbuf *m)
+{
+	expect_refused_on(tso_tx, bc, m);
 }
 
 /* A good TSO mbuf of p laid out as (first, chunk), for the caller to spoil. */
@@ -682,6 +688,23 @@ test_bad_mss(void)
 	/* An MSS over the MTU is fine when the payload is no larger than the MTU allows. */
 	p = pkt_default(false, 1460, 9000);
 	tso_send_check("MSS 9000 payload 1460", &p, 0, 0);
+}
+
+/*
+ * A TSO mbuf on a port configured without RTE_ETH_TX_OFFLOAD_TCP_TSO (port 1):
+ * refused for the offload, not segmented by the device (issue 32 D12).
+ */
+static void
+test_not_configured(void)
+{
+	static const struct bad_case nocfg = { "TSO not configured", "offload", ENOTSUP,
+					       "configured without RTE_ETH_TX_OFFLOAD_TCP_TSO" };
+	static uint8_t f[TSO_MAX_FRAME];
+	struct tso_pkt p;
+
+	REQUIRE_EQ(tso_setup(), 0);
+	p = pkt_default(false, 3000, 1448);
+	expect_refused_on(tso_rx, &nocfg, bad_mbuf(&p, 0, 0, f));
 }
 
 static void
@@ -936,6 +959,7 @@ static const struct comp_case cases[] = {
 	{ "multiseg", test_multiseg },
 	{ "stats", test_stats },
 	{ "bad_mss", test_bad_mss },
+	{ "not_configured", test_not_configured },
 	{ "too_many_segs", test_too_many_segs },
 	{ "hdr_split", test_hdr_split },
 	{ "not_tcp", test_not_tcp },

@@ -255,6 +255,9 @@ rte_pmd_mana_rxq_info_get(uint16_t port_id, uint16_t queue_id,
 		return 0;
 	mana_rxq_stats_get(priv, queue_id, q, &st);
 	ring_state(info, q->nb_desc, q->sw_head, q->sw_tail, st.packets, st.bytes, st.errors);
+	/* The layout of the last setup or start (mana_rxq.c rxq_layout_set). */
+	info->frame_bytes = q->frame_cap;
+	info->sges = q->sge_k;
 	info->running = q->db_page != NULL;
 	if (!info->running)
 		return 0;

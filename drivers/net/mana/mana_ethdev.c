@@ -386,7 +386,7 @@ mana_dev_start_locked(struct rte_eth_dev *dev, bool keep_states)
 		if (dev->data->tx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
 			mana_qgate_open(priv, false, i);
 	priv->started = true;
-	dev->dev_ops->link_update(dev, 0);
+	mana_link_update(dev, 0);
 	return 0;
 }
 
@@ -438,6 +438,18 @@ mana_dev_stop(struct rte_eth_dev *dev)
 
 /* ---- MTU, burst modes, unsupported features -------------------------- */
 
+/*
+ * The context died in a device reset whose fatal event the handler has not
+ * read yet: every command on it fails EIO (hardware.md §17).
+ */
+static bool
+mana_ctx_reset(struct mana_priv *priv)
+{
+	struct ibv_port_attr attr;
+
+	return mana_vs_query_port(priv->ctx, priv->ib_port, &attr) == -EIO;
+}
+
 static int
 mana_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 {
@@ -459,6 +471,12 @@ mana_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 	if (ret != 0)
 		return ret;
 	ret = mana_vs_set_port_mtu(priv->ctx, priv->ib_port, mtu);
+	if (ret != 0 && mana_ctx_reset(priv)) {
+		PMD_DRV_LOG(ERR, "port %u: MTU %u: the device is being reset (its fatal event is "
+			    "not handled yet); set it once the port has recovered (or after "
+			    "rte_eth_dev_reset())", priv->port_id, mtu);
+		return -EBUSY;
+	}
 	if (ret != 0) {
 		PMD_DRV_LOG(ERR, "port %u: setting MTU %u: %s", priv->port_id, mtu, strerror(-ret));
 		return ret;
@@ -595,14 +613,25 @@ mana_port_release(struct mana_priv *priv)
 	priv->shared = NULL;
 }
 
+/*
+ * One closer only (mana_portref.c): a close, or any control op, that finds
+ * the port closing or closed returns -ENODEV without reading priv. No wait
+ * for EAL's interrupt thread here: the event handler and the recovery alarm
+ * hold no reference while an application callback runs (which may be a
+ * second close, waiting for this one), and find the port closed afterwards.
+ */
 static int
 mana_dev_close(struct rte_eth_dev *dev)
 {
-	struct mana_priv *priv = mana_priv(dev);
+	struct mana_priv *priv;
+	bool attached = dev->state == RTE_ETH_DEV_ATTACHED;
 	uint16_t i;
+	int ret;
 
-	/* Before the lock: a recovery step running now finishes first. */
-	mana_recovery_cancel(dev);
+	ret = mana_portref_close_begin(dev);
+	if (ret != 0)
+		return ret;
+	priv = mana_priv(dev);
 	rte_spinlock_recursive_lock(&priv->ctl_lock);
 	if (priv->started)
 		mana_dev_stop_locked(dev);
@@ -616,34 +645,168 @@ mana_dev_close(struct rte_eth_dev *dev)
 	mana_port_release(priv);
 	rte_spinlock_recursive_unlock(&priv->ctl_lock);
 	/* A port that finished probing holds the IPC action (not one closed by a failed probe). */
-	if (dev->state == RTE_ETH_DEV_ATTACHED)
+	if (attached)
 		mana_mp_put();
+	mana_portref_close_end(dev);
 	return 0;
 }
 
+/*
+ * The ops that read priv, entered in the port's slot first (mana_portref.c):
+ * one that runs while another thread closes the port finishes before the
+ * close tears down; one that comes later is refused.
+ */
+#define MANA_GUARD(call, what) do { \
+	int ret_ = mana_portref_enter(dev, what); \
+	if (ret_ != 0) \
+		return ret_; \
+	ret_ = (call); \
+	mana_portref_leave(dev); \
+	return ret_; \
+} while (0)
+
+static int
+mana_g_configure(struct rte_eth_dev *dev)
+{
+	MANA_GUARD(mana_dev_configure(dev), "configure");
+}
+
+static int
+mana_g_start(struct rte_eth_dev *dev)
+{
+	MANA_GUARD(mana_dev_start(dev), "start");
+}
+
+static int
+mana_g_stop(struct rte_eth_dev *dev)
+{
+	MANA_GUARD(mana_dev_stop(dev), "stop");
+}
+
+static int
+mana_g_reset(struct rte_eth_dev *dev)
+{
+	MANA_GUARD(mana_dev_reset(dev), "reset");
+}
+
+static int
+mana_g_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	MANA_GUARD(mana_dev_infos_get(dev, info), "info get");
+}
+
+static int
+mana_g_link_update(struct rte_eth_dev *dev, int wait)
+{
+	MANA_GUARD(mana_link_update(dev, wait), "link update");
+}
+
+static int
+mana_g_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
+{
+	MANA_GUARD(mana_mtu_set(dev, mtu), "MTU set");
+}
+
+static int
+mana_g_stats_reset(struct rte_eth_dev *dev)
+{
+	MANA_GUARD(mana_stats_reset(dev), "stats reset");
+}
+
+static int
+mana_g_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats, unsigned int n)
+{
+	MANA_GUARD(mana_xstats_get(dev, xstats, n), "xstats get");
+}
+
+static int
+mana_g_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
+			unsigned int size)
+{
+	MANA_GUARD(mana_xstats_get_names(dev, names, size), "xstats names");
+}
+
+static int
+mana_g_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		      unsigned int socket, const struct rte_eth_rxconf *conf,
+		      struct rte_mempool *mp)
+{
+	MANA_GUARD(mana_rx_queue_setup(dev, qid, nb_desc, socket, conf, mp), "RX queue setup");
+}
+
+static int
+mana_g_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		      unsigned int socket, const struct rte_eth_txconf *conf)
+{
+	MANA_GUARD(mana_tx_queue_setup(dev, qid, nb_desc, socket, conf), "TX queue setup");
+}
+
+static int
+mana_g_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
+{
+	MANA_GUARD(mana_rx_queue_start(dev, qid), "RX queue start");
+}
+
+static int
+mana_g_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
+{
+	MANA_GUARD(mana_rx_queue_stop(dev, qid), "RX queue stop");
+}
+
+static int
+mana_g_tx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
+{
+	MANA_GUARD(mana_tx_queue_start(dev, qid), "TX queue start");
+}
+
+static int
+mana_g_tx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
+{
+	MANA_GUARD(mana_tx_queue_stop(dev, qid), "TX queue stop");
+}
+
+static int
+mana_g_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
+{
+	MANA_GUARD(mana_rss_hash_update(dev, conf), "RSS hash update");
+}
+
+static int
+mana_g_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
+		   uint16_t size)
+{
+	MANA_GUARD(mana_reta_update(dev, conf, size), "RETA update");
+}
+
+static int
+mana_g_vlan_offload_set(struct rte_eth_dev *dev, int mask)
+{
+	MANA_GUARD(mana_vlan_offload_set(dev, mask), "VLAN offload set");
+}
+
 const struct eth_dev_ops mana_dev_ops = {
-	.dev_configure = mana_dev_configure,
-	.dev_start = mana_dev_start,
-	.dev_stop = mana_dev_stop,
+	.dev_configure = mana_g_configure,
+	.dev_start = mana_g_start,
+	.dev_stop = mana_g_stop,
 	.dev_close = mana_dev_close,
-	.dev_reset = mana_dev_reset,
-	.dev_infos_get = mana_dev_infos_get,
+	.dev_reset = mana_g_reset,
+	.dev_infos_get = mana_g_infos_get,
 	.dev_supported_ptypes_get = mana_compat_supported_ptypes,
-	.link_update = mana_link_update,
-	.mtu_set = mana_mtu_set,
+	.link_update = mana_g_link_update,
+	.mtu_set = mana_g_mtu_set,
 	.stats_get = mana_compat_stats_get,
-	.stats_reset = mana_stats_reset,
-	.xstats_get = mana_xstats_get,
-	.xstats_get_names = mana_xstats_get_names,
-	.xstats_reset = mana_stats_reset,
-	.rx_queue_setup = mana_rx_queue_setup,
+	.stats_reset = mana_g_stats_reset,
+	.xstats_get = mana_g_xstats_get,
+	.xstats_get_names = mana_g_xstats_get_names,
+	.xstats_reset = mana_g_stats_reset,
+	.rx_queue_setup = mana_g_rx_queue_setup,
 	.rx_queue_release = mana_rx_queue_release,
-	.tx_queue_setup = mana_tx_queue_setup,
+	.tx_queue_setup = mana_g_tx_queue_setup,
 	.tx_queue_release = mana_tx_queue_release,
-	.rx_queue_start = mana_rx_queue_start,
-	.rx_queue_stop = mana_rx_queue_stop,
-	.tx_queue_start = mana_tx_queue_start,
-	.tx_queue_stop = mana_tx_queue_stop,
+	.rx_queue_start = mana_g_rx_queue_start,
+	.rx_queue_stop = mana_g_rx_queue_stop,
+	.tx_queue_start = mana_g_tx_queue_start,
+	.tx_queue_stop = mana_g_tx_queue_stop,
 	.rx_queue_intr_enable = mana_rx_intr_enable,
 	.rx_queue_intr_disable = mana_rx_intr_disable,
 	.rxq_info_get = mana_rxq_info_get,
@@ -651,11 +814,11 @@ const struct eth_dev_ops mana_dev_ops = {
 	.rx_burst_mode_get = mana_rx_burst_mode_get,
 	.tx_burst_mode_get = mana_tx_burst_mode_get,
 	.tx_done_cleanup = mana_tx_done_cleanup,
-	.rss_hash_update = mana_rss_hash_update,
+	.rss_hash_update = mana_g_rss_hash_update,
 	.rss_hash_conf_get = mana_rss_hash_conf_get,
-	.reta_update = mana_reta_update,
+	.reta_update = mana_g_reta_update,
 	.reta_query = mana_reta_query,
-	.vlan_offload_set = mana_vlan_offload_set,
+	.vlan_offload_set = mana_g_vlan_offload_set,
 	/*
 	 * No promiscuous/MAC filter ops: the device has none (-ENOTSUP). All-multicast is
 	 * always on: no enable op (ethdev answers 0 while it is on), a disable op that refuses.
@@ -675,7 +838,8 @@ mana_port_dev(uint16_t port_id)
 	if (!rte_eth_dev_is_valid_port(port_id))
 		return NULL;
 	dev = &rte_eth_devices[port_id];
-	if (dev->dev_ops != &mana_dev_ops || dev->data->dev_private == NULL)
+	if (dev->dev_ops != &mana_dev_ops || !mana_portref_is_live(dev) ||
+	    dev->data->dev_private == NULL)
 		return NULL;
 	return dev;
 }
@@ -827,6 +991,7 @@ mana_port_probe(struct rte_device *rdev, struct ibv_device *ibdev, uint8_t ib_po
 		return -ENOMEM;
 	}
 	dev->data->dev_private = priv;
+	mana_portref_live(dev);
 	dev->device = rdev;
 	dev->dev_ops = &mana_dev_ops;
 	priv->dev_data = dev->data;

@@ -507,17 +507,38 @@ void mana_port_close_ctx(struct mana_priv *priv);
 void mana_queues_teardown(struct rte_eth_dev *dev);
 
 /* mana_recovery.c: device reset and recovery */
-void mana_recovery_on_fatal(struct rte_eth_dev *dev);
+/* IBV_EVENT_DEVICE_FATAL of the port of token (mana_portref_token), not entered. */
+void mana_recovery_on_fatal(void *token);
 int mana_dev_reset(struct rte_eth_dev *dev);
 /* 0, or a negative errno and a log line when the port cannot start now. */
 int mana_recovery_start_check(struct mana_priv *priv);
-/* dev_close: no recovery step runs or is pending after it returns. */
-void mana_recovery_cancel(struct rte_eth_dev *dev);
+
+/*
+ * mana_portref.c: the port's slot (static memory: state, users, generation).
+ * enter: 0, or -ENODEV (closed or closing; logged when what is not NULL) and
+ * priv must not be touched. A reference is never held across an application
+ * callback. close_begin: 0 for the one closer (users gone), -ENODEV (logged)
+ * for any other, after the first one finished.
+ */
+void mana_portref_live(struct rte_eth_dev *dev);
+int mana_portref_enter(struct rte_eth_dev *dev, const char *what);
+void mana_portref_leave(struct rte_eth_dev *dev);
+int mana_portref_close_begin(struct rte_eth_dev *dev);
+void mana_portref_close_end(struct rte_eth_dev *dev);
+bool mana_portref_is_live(const struct rte_eth_dev *dev);
+/* Callback argument naming this port and probe (not priv): valid after the close. */
+void *mana_portref_token(const struct rte_eth_dev *dev);
+struct rte_eth_dev *mana_portref_token_dev(void *token);
+/* The port of token, entered; NULL when it was closed (or probed again) since. */
+struct rte_eth_dev *mana_portref_enter_token(void *token);
+bool mana_portref_live_token(void *token);
 
 /* mana_intr.c: link state, device events */
 int mana_link_update(struct rte_eth_dev *dev, int wait);
 int mana_intr_setup(struct rte_eth_dev *dev);
 void mana_intr_teardown(struct rte_eth_dev *dev);
+/* On EAL's interrupt thread: a callback of the running handler tore it down (stop). */
+bool mana_intr_detached(void *token);
 
 /* mana_pci.c: sysfs of an rdma-core device (<ibdev_path>/device/...) */
 int mana_sysfs_port_mac(struct ibv_device *ibdev, uint8_t ib_port, struct rte_ether_addr *mac);

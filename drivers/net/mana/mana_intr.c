@@ -8,7 +8,8 @@
  * enabled them, dev_conf.intr_conf), a fatal device error starts the
  * handling of a device reset (mana_recovery.c).
  * The application's callbacks run inside the handler and may close the port
- * (and free it), which the handler and the teardown allow.
+ * (and free it), on this thread or another, which the handler and the
+ * teardown allow (mana_portref.c).
  */
 
 #include <errno.h>
@@ -57,16 +58,12 @@ mana_link_update(struct rte_eth_dev *dev, int wait)
 }
 
 /*
- * Set by mana_intr_teardown() when an event callback closes the port whose
- * handler is running (EAL interrupt thread): the handler stops at once.
- */
-static RTE_DEFINE_PER_LCORE(const struct rte_eth_dev *, mana_intr_closed);
-
-/*
  * Events the application turned off in dev_conf.intr_conf are not raised:
  * with lsc = 0 the link status is still updated (and read by polling).
+ * Called with the port entered (mana_portref.c); returns the event to raise
+ * once it is left, RTE_ETH_EVENT_MAX for none.
  */
-static void
+static enum rte_eth_event_type
 mana_async_event(struct rte_eth_dev *dev, const struct ibv_async_event *ev)
 {
 	const struct rte_eth_intr_conf *ic = &dev->data->dev_conf.intr_conf;
@@ -78,36 +75,67 @@ mana_async_event(struct rte_eth_dev *dev, const struct ibv_async_event *ev)
 		if (ev->element.port_num != priv->ib_port)
 			break;
 		if (mana_link_update(dev, 0) == 0 && ic->lsc != 0)
-			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
+			return RTE_ETH_EVENT_INTR_LSC;
 		break;
 	case IBV_EVENT_DEVICE_FATAL:
 		/* A device reset (hardware.md §17): recovery, mana_recovery.c. */
-		mana_recovery_on_fatal(dev);
-		break;
+		return RTE_ETH_EVENT_ERR_RECOVERING;
 	default:
 		PMD_DRV_LOG(DEBUG, "port %u: async event %d ignored", priv->port_id,
 			    ev->event_type);
 		break;
 	}
+	return RTE_ETH_EVENT_MAX;
 }
 
 /*
- * async_fd handler (EAL interrupt thread): link changes and device removal.
- * Port and device events hold no verbs object, so each is acked before the
- * application's callbacks run: they may close the port, and with it priv.
+ * Set by mana_async_intr_unregister() when a callback of the handler
+ * running on this thread (EAL's interrupt thread) tore the handler down
+ * (a dev_reset or a close from the callback): the handler stops at once, its
+ * context may be gone.
+ */
+static RTE_DEFINE_PER_LCORE(void *, mana_intr_detached);
+
+bool
+mana_intr_detached(void *token)
+{
+	return RTE_PER_LCORE(mana_intr_detached) == token;
+}
+
+/*
+ * async_fd handler (EAL interrupt thread): link changes and device events.
+ * Its argument is the port's token, not priv: each event is read and acked
+ * with the port entered, and the application's callbacks run with it left,
+ * since they may close the port (here, or on another thread); the next
+ * round finds it closed, or the handler detached, and ends.
  */
 static void
-mana_async_intr_handler(void *arg)
+mana_async_intr_handler(void *token)
 {
-	struct rte_eth_dev *dev = arg;
-	struct mana_priv *priv = mana_priv(dev);
 	struct ibv_async_event ev;
+	enum rte_eth_event_type raise;
+	struct rte_eth_dev *dev;
+	int got;
 
-	RTE_PER_LCORE(mana_intr_closed) = NULL;
-	while (mana_vs_get_async_event(priv->ctx, &ev) == 0) {
-		mana_vs_ack_async_event(priv->ctx, &ev);
-		mana_async_event(dev, &ev);
-		if (RTE_PER_LCORE(mana_intr_closed) == dev)
+	RTE_PER_LCORE(mana_intr_detached) = NULL;
+	for (;;) {
+		dev = mana_portref_enter_token(token);
+		if (dev == NULL)
+			return;
+		got = mana_vs_get_async_event(mana_priv(dev)->ctx, &ev);
+		raise = RTE_ETH_EVENT_MAX;
+		if (got == 0) {
+			mana_vs_ack_async_event(mana_priv(dev)->ctx, &ev);
+			raise = mana_async_event(dev, &ev);
+		}
+		mana_portref_leave(dev);
+		if (got != 0)
+			return;
+		if (raise == RTE_ETH_EVENT_ERR_RECOVERING)
+			mana_recovery_on_fatal(token);
+		else if (raise != RTE_ETH_EVENT_MAX)
+			rte_eth_dev_callback_process(dev, raise, NULL);
+		if (mana_intr_detached(token))
 			return;
 	}
 }
@@ -129,26 +157,41 @@ mana_intr_setup(struct rte_eth_dev *dev)
 	    rte_intr_type_set(priv->rxq_intr, RTE_INTR_HANDLE_EXT) != 0)
 		return -EINVAL;
 	dev->intr_handle = priv->rxq_intr;
-	return rte_intr_callback_register(priv->async_intr, mana_async_intr_handler, dev);
+	return rte_intr_callback_register(priv->async_intr, mana_async_intr_handler,
+					  mana_portref_token(dev));
 }
 
 /*
- * Take the async handler off the EAL interrupt thread. -EAGAIN: the handler
- * is running. Another thread waits for it to return; the interrupt thread
- * is inside it (an event callback closing the port) and would wait forever:
- * EAL removes the handler when it returns, and the handler is told to stop.
+ * Take the async handler off the EAL interrupt thread. While it runs
+ * (-EAGAIN):
+ * - on the interrupt thread, this is a callback of the handler (a reset or a
+ *   close from an event callback): it is marked for removal, which EAL does
+ *   when it returns, and told to stop (mana_intr_detached);
+ * - on another thread closing the port: the same, without waiting. The
+ *   handler holds no reference (the closer waited for them) and may be in a
+ *   callback that waits for this thread (a second close); it enters the port
+ *   before it touches anything, which fails from now on;
+ * - on another thread rebuilding the port (dev_reset): wait for it to
+ *   return, as its next round would read the context being closed.
  * EAL keeps its own copy of the handle: the caller may free ours at once.
  */
 static void
 mana_async_intr_unregister(struct rte_eth_dev *dev, struct rte_intr_handle *ih)
 {
+	void *token = mana_portref_token(dev);
 	int ret;
 
-	while ((ret = rte_intr_callback_unregister(ih, mana_async_intr_handler, dev)) == -EAGAIN) {
-		if (rte_thread_is_intr()) {
+	for (;;) {
+		ret = rte_intr_callback_unregister(ih, mana_async_intr_handler, token);
+		if (ret != -EAGAIN)
+			break;
+		if (rte_thread_is_intr() || !mana_portref_is_live(dev)) {
 			ret = rte_intr_callback_unregister_pending(ih, mana_async_intr_handler,
-								   dev, NULL);
-			RTE_PER_LCORE(mana_intr_closed) = dev;
+								   token, NULL);
+			if (ret == -EAGAIN)
+				continue;	/* it returned meanwhile */
+			if (rte_thread_is_intr())
+				RTE_PER_LCORE(mana_intr_detached) = token;
 			break;
 		}
 		rte_delay_us_sleep(1000);

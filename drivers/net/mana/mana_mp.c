@@ -196,8 +196,9 @@ mp_primary_handle(const struct rte_mp_msg *msg, const void *peer)
 	}
 	res = mp_msg_init(&rep, req->type, req->port_id);
 	if (req->type != MANA_MP_PORTS) {
+		/* Entered (mana_portref.c): a close on another thread waits for the reply. */
 		dev = mana_port_dev(req->port_id);
-		if (dev == NULL) {
+		if (dev == NULL || mana_portref_enter(dev, NULL) != 0) {
 			res->result = -ENODEV;
 			return rte_mp_reply(&rep, peer);
 		}
@@ -228,6 +229,8 @@ mp_primary_handle(const struct rte_mp_msg *msg, const void *peer)
 		res->result = -EINVAL;
 		break;
 	}
+	if (dev != NULL)
+		mana_portref_leave(dev);
 	ret = rte_mp_reply(&rep, peer);
 	if (rep.num_fds > 0)
 		close(rep.fds[0]);	/* the copy mp_cmd_fd made: sent or not, ours to close */

@@ -30,8 +30,10 @@
  * starts the port again.
  *
  * ctl_lock (recursive) orders the alarm against the application's control
- * calls; events are raised with it released, so a callback may call any
- * ethdev function, close included.
+ * calls; events are raised with it released and the port left
+ * (mana_portref.c), so a callback may call any ethdev function, close
+ * included, and so may another thread meanwhile. The alarm and the handler
+ * carry the port's token: one that runs after a close does nothing.
  */
 
 #include <errno.h>
@@ -176,6 +178,8 @@ rec_step(struct rte_eth_dev *dev)
 			return RTE_ETH_EVENT_RECOVERY_FAILED;
 		}
 		priv->rec_state = MANA_REC_NONE;
+		/* The start read the link while the state said recovering: read it again. */
+		mana_link_update(dev, 0);
 		priv->rec_stats.recoveries++;
 		priv->rec_stats.last_ms = rec_ms_since(priv->rec_t0);
 		PMD_DRV_LOG(NOTICE, "port %u: recovered from the device reset in %" PRIu64 " ms%s",
@@ -191,7 +195,7 @@ rec_step(struct rte_eth_dev *dev)
 		rec_failed(priv);
 		return RTE_ETH_EVENT_RECOVERY_FAILED;
 	}
-	ret = rte_eal_alarm_set(MANA_RECOVERY_POLL_US, rec_alarm, dev);
+	ret = rte_eal_alarm_set(MANA_RECOVERY_POLL_US, rec_alarm, mana_portref_token(dev));
 	if (ret != 0) {
 		PMD_DRV_LOG(ERR, "port %u: recovery: cannot arm the retry alarm: %s",
 			    priv->port_id, strerror(-ret));
@@ -201,83 +205,131 @@ rec_step(struct rte_eth_dev *dev)
 	return RTE_ETH_EVENT_MAX;
 }
 
+/*
+ * The alarm's argument is the port's token (mana_portref.c): one that fires
+ * after the port was closed does nothing. The step runs with the port
+ * entered, the events are raised with it left: a callback may close the
+ * port, on this thread or another.
+ */
 static void
-rec_alarm(void *arg)
+rec_alarm(void *token)
 {
-	struct rte_eth_dev *dev = arg;
-	struct mana_priv *priv = mana_priv(dev);
 	enum rte_eth_event_type ev = RTE_ETH_EVENT_MAX;
-	bool rmv = dev->data->dev_conf.intr_conf.rmv != 0;
-	bool lsc = dev->data->dev_conf.intr_conf.lsc != 0;
+	struct rte_eth_dev *dev = mana_portref_enter_token(token);
+	struct mana_priv *priv;
+	bool rmv, lsc, link_up;
 
+	if (dev == NULL)
+		return;
+	priv = mana_priv(dev);
+	rmv = dev->data->dev_conf.intr_conf.rmv != 0;
+	lsc = dev->data->dev_conf.intr_conf.lsc != 0;
 	rte_spinlock_recursive_lock(&priv->ctl_lock);
 	if (priv->rec_state == MANA_REC_PENDING)
 		ev = rec_step(dev);
 	rte_spinlock_recursive_unlock(&priv->ctl_lock);
-	/* Last: a callback may close the port and free priv. */
+	link_up = dev->data->dev_link.link_status == RTE_ETH_LINK_UP;
+	mana_portref_leave(dev);
 	if (ev == RTE_ETH_EVENT_MAX)
 		return;
-	/* The link came back with the port (dev_start read it). */
-	if (ev == RTE_ETH_EVENT_RECOVERY_SUCCESS && lsc && dev->data->dev_link.link_status)
+	/* The link came back with the port (rec_step read it). */
+	if (ev == RTE_ETH_EVENT_RECOVERY_SUCCESS && lsc && link_up &&
+	    mana_portref_live_token(token))
 		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
-	if (dev->state == RTE_ETH_DEV_ATTACHED)
+	if (mana_portref_live_token(token))
 		rte_eth_dev_callback_process(dev, ev, NULL);
-	if (ev == RTE_ETH_EVENT_RECOVERY_FAILED && rmv && dev->state == RTE_ETH_DEV_ATTACHED)
+	if (ev == RTE_ETH_EVENT_RECOVERY_FAILED && rmv && mana_portref_live_token(token))
 		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV, NULL);
 }
 
-/* IBV_EVENT_DEVICE_FATAL (EAL interrupt thread, async handler). */
-void
-mana_recovery_on_fatal(struct rte_eth_dev *dev)
+/* recovery=manual: the queues shut, INTR_RESET raised (the port is entered, priv locked). */
+static void
+rec_manual_quiesce(struct rte_eth_dev *dev)
 {
 	struct mana_priv *priv = mana_priv(dev);
-	bool lsc = dev->data->dev_conf.intr_conf.lsc != 0;
-	bool failed = false;
+
+	rec_quiesce(dev);
+	priv->rec_state = MANA_REC_NEED_RESET;
+	PMD_DRV_LOG(NOTICE, "port %u: device reset (fatal event): queues stopped, "
+		    "INTR_RESET raised (recovery=manual): stop the port, call "
+		    "rte_eth_dev_reset(), start it", priv->port_id);
+}
+
+/* recovery=auto: queues shut, the alarm armed; false when it could not be. */
+static bool
+rec_auto_begin(struct rte_eth_dev *dev, void *token)
+{
+	struct mana_priv *priv = mana_priv(dev);
 	int ret;
 
+	rec_quiesce(dev);
+	priv->rec_state = MANA_REC_PENDING;
+	priv->rec_deadline = rec_deadline(priv);
+	ret = rte_eal_alarm_set(1, rec_alarm, token);
+	if (ret == 0)
+		return true;
+	PMD_DRV_LOG(ERR, "port %u: recovery: cannot arm the alarm: %s; the port stays down",
+		    priv->port_id, strerror(-ret));
+	rec_failed(priv);
+	return false;
+}
+
+/*
+ * IBV_EVENT_DEVICE_FATAL (EAL interrupt thread, async handler, port not
+ * entered). token: the port's (mana_portref.c).
+ */
+void
+mana_recovery_on_fatal(void *token)
+{
+	struct rte_eth_dev *dev = mana_portref_enter_token(token);
+	struct mana_priv *priv;
+	bool lsc, manual, failed = false;
+
+	if (dev == NULL)
+		return;
+	priv = mana_priv(dev);
+	lsc = dev->data->dev_conf.intr_conf.lsc != 0;
+	manual = priv->recovery_manual;
 	priv->rec_stats.fatal_events++;
 	if (priv->rec_state != MANA_REC_NONE) {
 		PMD_DRV_LOG(NOTICE, "port %u: device fatal event while a reset is being handled: "
 			    "ignored", priv->port_id);
+		mana_portref_leave(dev);
 		return;
 	}
 	priv->rec_t0 = rte_get_timer_cycles();
-	if (priv->recovery_manual) {
+	if (manual) {
 		rte_spinlock_recursive_lock(&priv->ctl_lock);
-		rec_quiesce(dev);
-		priv->rec_state = MANA_REC_NEED_RESET;
+		rec_manual_quiesce(dev);
 		rte_spinlock_recursive_unlock(&priv->ctl_lock);
-		PMD_DRV_LOG(NOTICE, "port %u: device reset (fatal event): queues stopped, "
-			    "INTR_RESET raised (recovery=manual): stop the port, call "
-			    "rte_eth_dev_reset(), start it", priv->port_id);
-		if (lsc)
+		mana_portref_leave(dev);
+		if (lsc && mana_portref_live_token(token))
 			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
-		if (dev->state == RTE_ETH_DEV_ATTACHED)
+		if (mana_portref_live_token(token))
 			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RESET, NULL);
 		return;
 	}
 	PMD_DRV_LOG(NOTICE, "port %u: device reset (fatal event): recovering, waiting up to %u ms "
 		    "for the device (ERR_RECOVERING raised)", priv->port_id,
 		    priv->recovery_timeout_ms);
+	mana_portref_leave(dev);
 	/* Before the queues stop, as upstream: an upper layer may switch its datapath. */
 	rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_ERR_RECOVERING, NULL);
-	if (dev->state != RTE_ETH_DEV_ATTACHED)
-		return;	/* closed by the callback */
+	/* Closed, or rebuilt by rte_eth_dev_reset(), by the callback: nothing to recover. */
+	if (mana_intr_detached(token))
+		return;
+	dev = mana_portref_enter_token(token);
+	if (dev == NULL)
+		return;
+	priv = mana_priv(dev);
 	rte_spinlock_recursive_lock(&priv->ctl_lock);
-	rec_quiesce(dev);
-	priv->rec_state = MANA_REC_PENDING;
-	priv->rec_deadline = rec_deadline(priv);
-	ret = rte_eal_alarm_set(1, rec_alarm, dev);
-	if (ret != 0) {
-		PMD_DRV_LOG(ERR, "port %u: recovery: cannot arm the alarm: %s; the port stays "
-			    "down", priv->port_id, strerror(-ret));
-		rec_failed(priv);
-		failed = true;
-	}
+	if (priv->rec_state == MANA_REC_NONE)
+		failed = !rec_auto_begin(dev, token);
 	rte_spinlock_recursive_unlock(&priv->ctl_lock);
-	if (lsc)
+	mana_portref_leave(dev);
+	if (lsc && mana_portref_live_token(token))
 		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
-	if (failed && dev->state == RTE_ETH_DEV_ATTACHED)
+	if (failed && mana_portref_live_token(token))
 		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_RECOVERY_FAILED, NULL);
 }
 
@@ -359,11 +411,4 @@ mana_recovery_start_check(struct mana_priv *priv)
 		return -EIO;
 	}
 	return 0;
-}
-
-void
-mana_recovery_cancel(struct rte_eth_dev *dev)
-{
-	/* Waits for a step running on another thread; none is left armed after it. */
-	rte_eal_alarm_cancel(rec_alarm, dev);
 }

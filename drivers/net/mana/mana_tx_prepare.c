@@ -4,8 +4,9 @@
 
 /*
  * tx_pkt_prepare: refuses, before tx_burst, what the device would not do or
- * would fail (segment count, offload flags, and for TSO the MSS, the headers
- * and the lengths of hardware.md §3.5), then seeds the checksum fields with
+ * would fail (segment count, offload flags, TSO on a queue not configured
+ * for it, and for TSO the MSS, the headers and the lengths of hardware.md
+ * §3.5), then seeds the checksum fields with
  * rte_net_intel_cksum_prepare(). Each refusal sets rte_errno (EINVAL: the
  * request is malformed or over a limit; ENOTSUP: the device cannot do it),
  * counts in the queue's counter of its reason (xstats tx_qN_prep_refused,
@@ -92,9 +93,15 @@ tx_prep_log(const struct mana_txq *txq, const struct rte_mbuf *m, enum mana_tx_p
 			 "", txq->max_sge);
 		break;
 	case MANA_TX_PREP_OFFLOAD:
-		snprintf(why, sizeof(why), "offload flags 0x%" PRIx64 " not offered (allowed: "
-			 "IPv4/IPv6, IP, TCP and UDP checksums, VLAN insertion, TCP segmentation)",
-			 (uint64_t)(m->ol_flags & RTE_MBUF_F_TX_OFFLOAD_MASK));
+		if ((m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) &&
+		    !(txq->offloads & RTE_ETH_TX_OFFLOAD_TCP_TSO))
+			snprintf(why, sizeof(why), "RTE_MBUF_F_TX_TCP_SEG on a queue configured "
+				 "without RTE_ETH_TX_OFFLOAD_TCP_TSO");
+		else
+			snprintf(why, sizeof(why), "offload flags 0x%" PRIx64 " not offered "
+				 "(allowed: IPv4/IPv6, IP, TCP and UDP checksums, VLAN insertion, "
+				 "TCP segmentation)",
+				 (uint64_t)(m->ol_flags & RTE_MBUF_F_TX_OFFLOAD_MASK));
 		break;
 	case MANA_TX_PREP_FLAGS:
 		snprintf(why, sizeof(why), "offload flags and lengths inconsistent "
@@ -249,6 +256,9 @@ mana_tx_prepare(void *q, struct rte_mbuf **pkts, uint16_t n)
 		m = pkts[i];
 		if ((m->ol_flags & RTE_MBUF_F_TX_OFFLOAD_MASK & ~MANA_TX_OL_FLAGS) ||
 		    (m->ol_flags & RTE_MBUF_F_TX_L4_MASK) == RTE_MBUF_F_TX_SCTP_CKSUM)
+			r = MANA_TX_PREP_OFFLOAD;
+		else if ((m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) &&
+			 !(txq->offloads & RTE_ETH_TX_OFFLOAD_TCP_TSO))
 			r = MANA_TX_PREP_OFFLOAD;
 		else if ((uint32_t)m->l2_len + m->l3_len > MANA_TX_TRANS_OFF_MASK)
 			r = MANA_TX_PREP_L2L3_LEN;

@@ -99,6 +99,9 @@ struct rte_pmd_mana_queue_info {
 	uint8_t owner_seen;		/**< owner bits the entry at cq_index carries now */
 	uint64_t db_page;		/**< doorbell page address */
 	uint64_t packets, bytes, errors;
+	/** RX: bytes one WQE holds, all its mbufs (a longer frame completes truncated). */
+	uint32_t frame_bytes;
+	uint8_t sges;			/**< RX: mbufs (SGEs) per WQE */
 };
 
 /** A named counter. */
