@@ -19,6 +19,7 @@
 #endif
 
 #include <ctype.h>
+#include <pthread.h>
 #include <sched.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -302,6 +303,14 @@ __attribute__((constructor)) static void
 mm_record_start_cpus(void)
 {
 	mm_start_cpus_known = sched_getaffinity(0, sizeof(mm_start_cpus), &mm_start_cpus) == 0;
+}
+
+int
+mm_thread_allow_start_cpus(pthread_t t)
+{
+	if (!mm_start_cpus_known)
+		return ENOENT;
+	return pthread_setaffinity_np(t, sizeof(mm_start_cpus), &mm_start_cpus);
 }
 
 /* "0-3,6" for the reason of a refused engine_cpu. */
