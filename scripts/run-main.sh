@@ -7,7 +7,12 @@
 # device, for NET_MANA_SECONDS (default 10) seconds, printing statistics every
 # second and a summary at the end. Run as root.
 #
-# Usage: scripts/run-main.sh [extra testpmd application arguments...]
+# Usage: scripts/run-main.sh [setup.sh options] [extra testpmd application arguments...]
+#   setup.sh options (anywhere on the line, handed to scripts/setup.sh):
+#     --no-apt     do not run apt-get (packages already present)
+#     --no-build   use the build as it is (no meson/ninja run)
+#   every other argument goes to dpdk-testpmd (after its own, so it wins).
+#   setup.sh's --allow-no-driver is refused: this command needs the driver.
 # Environment:
 #   NET_MANA_DEVARGS   the --vdev string (default below, DEVARGS)
 #   NET_MANA_SECONDS   run time in seconds (default 10)
@@ -33,7 +38,21 @@ TESTPMD_ARGS=(--forward-mode=io --port-topology=loop --tx-first
 drv_dir="$repo/build/drivers/net/mana"
 log="$repo/build/run-main.log"
 
-bash "$repo/scripts/setup.sh"
+setup_args=()
+testpmd_extra=()
+for a in "$@"; do
+	case "$a" in
+	--no-apt|--no-build) setup_args+=("$a") ;;
+	--allow-no-driver)
+		echo "run-main: --allow-no-driver is a setup.sh option for the tests;" \
+			"run-main.sh needs the driver" \
+			"(run scripts/setup.sh --allow-no-driver alone)" >&2
+		exit 2 ;;
+	*) testpmd_extra+=("$a") ;;
+	esac
+done
+
+bash "$repo/scripts/setup.sh" "${setup_args[@]}"
 
 [ -f "$drv_dir/librte_net_mana.so" ] || {
 	echo "run-main: $drv_dir/librte_net_mana.so was not built" >&2
@@ -57,7 +76,7 @@ echo "run-main: dpdk-testpmd for ${SECONDS_TO_RUN}s on --vdev '$DEVARGS'"
 set +e
 timeout --preserve-status -s INT -k 20 "$SECONDS_TO_RUN" \
 	dpdk-testpmd "${EAL_ARGS[@]}" -d librte_net_mana.so --vdev "$DEVARGS" \
-	-- "${TESTPMD_ARGS[@]}" "$@" < /dev/null 2>&1 | tee "$log"
+	-- "${TESTPMD_ARGS[@]}" "${testpmd_extra[@]}" < /dev/null 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 

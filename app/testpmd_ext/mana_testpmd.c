@@ -39,6 +39,7 @@
 #include <cmdline_parse_num.h>
 #include <cmdline_parse_string.h>
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_ethdev.h>
 
 #include "testpmd.h"
@@ -46,6 +47,16 @@
 
 #define MANA_CMD_MAX_COUNTERS	64
 #define MANA_CMD_MAX_FRAME	9216	/* rte_pmd_mana_model_inject_rx's limit */
+
+/* The port's driver is net_mana (rte_eth_dev_info's name, in any process). */
+static bool
+mana_port_driver(uint16_t port_id)
+{
+	struct rte_eth_dev_info info;
+
+	return rte_eth_dev_info_get(port_id, &info) == 0 && info.driver_name != NULL &&
+	       strncmp(info.driver_name, "net_mana", strlen("net_mana")) == 0;
+}
 
 /* A port that exists and is a net_mana port; prints why not. */
 static bool
@@ -56,6 +67,13 @@ mana_port_ok(uint16_t port_id, struct rte_pmd_mana_port_info *pi)
 	if (port_id_is_invalid(port_id, ENABLED_WARN))
 		return false;
 	ret = rte_pmd_mana_port_info_get(port_id, pi);
+	if (ret == -ENODEV && rte_eal_process_type() != RTE_PROC_PRIMARY &&
+	    mana_port_driver(port_id)) {
+		/* rte_pmd_mana.h: the state these commands read lives in the primary */
+		fprintf(stderr, "port %u is a net_mana port, but mana commands work in the "
+			"primary process only (this is a secondary)\n", port_id);
+		return false;
+	}
 	if (ret == -ENODEV) {
 		fprintf(stderr, "port %u is not a net_mana port\n", port_id);
 		return false;

@@ -8,9 +8,11 @@
  *
  * Frames are sent in file order, in bursts, as fast as the TX ring takes
  * them; receiving runs in the same loop, so nothing is lost to a full RX
- * ring. The run ends when every frame was sent and the receive side has
- * been quiet for the idle time. Exit status 0 if every frame was sent and
- * as many came back as were sent.
+ * ring. The run ends when every frame was sent and as many came back, or,
+ * short of that, when nothing has arrived for the idle time (-w, default
+ * 5000 ms): on a busy host frames come late, and a short idle time would
+ * count them lost. Exit status 0 if every frame was sent and as many came
+ * back as were sent.
  *
  *   pcap_replay <EAL args> -- -i IN.pcap -o OUT.pcap [-t TX_PORT] [-r RX_PORT] [-w IDLE_MS]
  */
@@ -35,7 +37,7 @@
 
 static const char *in_path, *out_path;
 static uint16_t tx_port, rx_port = 1;
-static unsigned int idle_ms = 500;
+static unsigned int idle_ms = 5000;
 static struct rte_mempool *pool;
 
 static int
@@ -109,7 +111,8 @@ receive(pcap_dumper_t *out)
 	return n;
 }
 
-static void
+/* Returns true when every frame sent came back, false when the idle time ran out first. */
+static bool
 replay(pcap_t *in, pcap_dumper_t *out, uint64_t *sent, uint64_t *received)
 {
 	struct rte_mbuf *pkts[BURST];
@@ -120,6 +123,8 @@ replay(pcap_t *in, pcap_dumper_t *out, uint64_t *sent, uint64_t *received)
 
 	last_rx = rte_get_timer_cycles();
 	while (!eof || n != 0 || rte_get_timer_cycles() - last_rx < idle) {
+		if (eof && n == 0 && *received >= *sent)
+			return true;
 		while (!eof && n < BURST) {
 			m = read_frame(in, &eof);
 			if (m != NULL)
@@ -138,6 +143,7 @@ replay(pcap_t *in, pcap_dumper_t *out, uint64_t *sent, uint64_t *received)
 			last_rx = rte_get_timer_cycles();
 		}
 	}
+	return *received >= *sent;
 }
 
 static int
@@ -205,7 +211,11 @@ main(int argc, char **argv)
 	    port_init(tx_port) != 0 || (rx_port != tx_port && port_init(rx_port) != 0))
 		rte_exit(EXIT_FAILURE, "cannot start ports %u and %u\n", tx_port, rx_port);
 
-	replay(in, out, &sent, &received);
+	if (replay(in, out, &sent, &received))
+		printf("pcap_replay: every frame sent came back\n");
+	else
+		printf("pcap_replay: nothing received for %u ms with %" PRIu64 " of %" PRIu64
+		       " frames back (-w IDLE_MS waits longer)\n", idle_ms, received, sent);
 	pcap_dump_close(out);
 	pcap_close(dead);
 	pcap_close(in);

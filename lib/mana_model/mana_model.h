@@ -188,6 +188,8 @@ struct mana_model_settings {
 	bool engine_threads_given;
 	bool numa_given;
 	uint8_t nmac, nwire;		/* mac= / wire= given so far (the next one's port) */
+	uint8_t mac_ports, wire_ports;	/* bit N: port N's mac / wire set (once each) */
+	uint32_t keys_given;		/* bit i: the i-th setting accepted (once only) */
 	uint16_t ports_named;		/* bit N: a mac or wire key set port N */
 	bool any_given;			/* any key was accepted */
 	/* After set/finish: the error line, a deprecation note on success, or "". */

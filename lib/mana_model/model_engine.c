@@ -674,7 +674,13 @@ mm_engine_main(void *arg)
 	return NULL;
 }
 
-/* Name (mm-<device>, or mm-<device>/<i> with several) and CPU of thread i. */
+/*
+ * Name (mm-<device>, or mm-<device>/<i> with several) and CPUs of thread i:
+ * its engine_cpu, or, not pinned (-1), every CPU the process could run on when
+ * the library loaded. A new thread inherits its creator's affinity, and the
+ * creator is usually an EAL lcore pinned to one CPU: the engine threads would
+ * all share that lcore's CPU (doc/user_guide.md "Engine threads").
+ */
 static void
 mm_engine_setup(struct mana_model *m, struct mm_engine *e)
 {
@@ -697,6 +703,11 @@ mm_engine_setup(struct mana_model *m, struct mm_engine *e)
 		if (rc != 0)
 			mm_log(MM_LOG_WARNING, "%s: cannot pin engine thread %u to CPU %d: %s",
 			       m->cfg.name, e->index, cpu, strerror(rc));
+	} else {
+		rc = mm_thread_allow_start_cpus(e->thread);
+		if (rc != 0 && rc != ENOENT)
+			mm_log(MM_LOG_WARNING, "%s: cannot let engine thread %u run on the "
+			       "process's CPUs: %s", m->cfg.name, e->index, strerror(rc));
 	}
 }
 

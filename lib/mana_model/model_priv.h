@@ -408,6 +408,12 @@ void mm_vlog(int level, const char *fmt, va_list ap);
 void mm_error(struct mana_model *m, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 bool mm_model_valid(const struct mana_model *m);
+/*
+ * Let thread t run on every CPU this process could run on when the library
+ * loaded (model_settings.c): 0, an errno of pthread_setaffinity_np, or
+ * ENOENT when that set is unknown.
+ */
+int mm_thread_allow_start_cpus(pthread_t t);
 uint32_t mm_new_queue_id(struct mana_model *m);
 uint32_t mm_new_lkey(struct mana_model *m);
 uint32_t mm_pow2_ceil(uint32_t x);

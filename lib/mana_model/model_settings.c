@@ -19,6 +19,7 @@
 #endif
 
 #include <ctype.h>
+#include <pthread.h>
 #include <sched.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -212,14 +213,25 @@ set_ports(struct mana_model_settings *s, int port, const char *val, const char *
 	long v;
 
 	(void)port;
-	if (s->ports_given) {
-		*why = "given twice";
-		return -EINVAL;
-	}
 	if (parse_long(val, 1, MANA_MODEL_MAX_PORTS, &v, why) != 0)
 		return -EINVAL;
 	s->cfg.nports = (uint8_t)v;
 	s->ports_given = true;
+	return 0;
+}
+
+/* Each port's mac and wire are set once (mac= and wire= fill the ports in turn). */
+static int
+port_once(uint8_t *set, int port, const char *what, const char **why)
+{
+	static __thread char reason[96];
+
+	if ((*set & (1u << port)) != 0) {
+		snprintf(reason, sizeof(reason), "port %d's %s is given twice", port, what);
+		*why = reason;
+		return -1;
+	}
+	*set |= (uint8_t)(1u << port);
 	return 0;
 }
 
@@ -231,7 +243,7 @@ set_mac(struct mana_model_settings *s, int port, const char *val, const char **w
 	if (mm_parse_mac(val, ":-", mac) != 0)
 		return -EINVAL;
 	port = next_port(port, &s->nmac, why);
-	if (port < 0)
+	if (port < 0 || port_once(&s->mac_ports, port, "mac", why) != 0)
 		return -EINVAL;
 	memcpy(s->cfg.mac[port], mac, sizeof(mac));
 	s->cfg.mac_set[port] = true;
@@ -247,7 +259,7 @@ set_wire(struct mana_model_settings *s, int port, const char *val, const char **
 	if (mana_model_parse_wire(val, &wire, why) != 0)
 		return -EINVAL;
 	port = next_port(port, &s->nwire, why);
-	if (port < 0)
+	if (port < 0 || port_once(&s->wire_ports, port, "wire", why) != 0)
 		return -EINVAL;
 	s->cfg.wire[port] = wire;
 	s->ports_named |= 1u << port;
@@ -291,6 +303,14 @@ __attribute__((constructor)) static void
 mm_record_start_cpus(void)
 {
 	mm_start_cpus_known = sched_getaffinity(0, sizeof(mm_start_cpus), &mm_start_cpus) == 0;
+}
+
+int
+mm_thread_allow_start_cpus(pthread_t t)
+{
+	if (!mm_start_cpus_known)
+		return ENOENT;
+	return pthread_setaffinity_np(t, sizeof(mm_start_cpus), &mm_start_cpus);
 }
 
 /* "0-3,6" for the reason of a refused engine_cpu. */
@@ -538,6 +558,7 @@ static const struct mm_setting mm_settings[] = {
 };
 
 #define MM_NSETTINGS	(sizeof(mm_settings) / sizeof(mm_settings[0]))
+_Static_assert(MM_NSETTINGS <= 32, "mana_model_settings.keys_given has a bit per key");
 
 /* "wire3" for prefix "wire": 3; -1 if key is not prefix followed by one digit 0..7. */
 static int
@@ -603,7 +624,10 @@ mana_model_settings_set(struct mana_model_settings *s, const char *key, const ch
 		set_msg(s, "unknown key '%s'", key);
 		return -ENOENT;
 	}
-	if (val == NULL || st->parse(s, port, val, &why) != 0) {
+	/* One rule for every key: given once; mac= and wire= are lists, one per port. */
+	if (!st->indexed && (s->keys_given & (1u << (st - mm_settings))) != 0 && val != NULL)
+		why = "given twice";
+	if (val == NULL || why != NULL || st->parse(s, port, val, &why) != 0) {
 		size_t vlen = val != NULL ? strlen(val) : 0;
 
 		set_msg(s, "bad value '%.*s%s' for key '%s'%s%s (allowed: %s)",
@@ -613,6 +637,7 @@ mana_model_settings_set(struct mana_model_settings *s, const char *key, const ch
 		return -EINVAL;
 	}
 	s->any_given = true;
+	s->keys_given |= 1u << (st - mm_settings);
 	if (old)
 		set_msg(s, "%s %s is deprecated, use %s", s->origin, key, st->key);
 	else if (st->parse == set_doorbell && strcmp(val, "object") == 0)

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -113,6 +114,24 @@ tap_set_up(const char *ifname)
 	return ret;
 }
 
+/* An interface of that name exists (of any kind), as `ip link show <name>` finds. */
+static bool
+tap_if_exists(const char *ifname)
+{
+	struct ifreq ifr;
+	bool found;
+	int s;
+
+	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return false;
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, ifname, strnlen(ifname, IFNAMSIZ - 1));
+	found = ioctl(s, SIOCGIFINDEX, &ifr) == 0;
+	close(s);
+	return found;
+}
+
 int
 mm_wire_tap_open(struct mm_wire *w)
 {
@@ -134,8 +153,14 @@ mm_wire_tap_open(struct mm_wire *w)
 	memcpy(ifr.ifr_name, w->cfg.tap.ifname, strnlen(w->cfg.tap.ifname, IFNAMSIZ - 1));
 	if (ioctl(t->fd, TUNSETIFF, &ifr) < 0) {
 		ret = -errno;
-		mm_log(MM_LOG_ERR, "tap wire: cannot attach %s: %s", w->cfg.tap.ifname,
-		       strerror(errno));
+		/* the kernel's EINVAL for a name another kind of interface has (tun_set_iff) */
+		if (ret == -EINVAL && tap_if_exists(w->cfg.tap.ifname))
+			mm_log(MM_LOG_ERR, "tap wire: cannot attach %s: %s exists and is not a TAP "
+			       "device (name a TAP device, or a free name to create one)",
+			       w->cfg.tap.ifname, w->cfg.tap.ifname);
+		else
+			mm_log(MM_LOG_ERR, "tap wire: cannot attach %s: %s", w->cfg.tap.ifname,
+			       strerror(-ret));
 		goto fail;
 	}
 	ret = tap_set_up(ifr.ifr_name);

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE	/* sched_getaffinity */
 #endif
 #include <dirent.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/types.h>
 
@@ -154,6 +155,43 @@ test_unpinned_threads(void)
 	}
 }
 
+/*
+ * Created from a thread confined to one CPU, as an EAL lcore is (issue 32,
+ * D15: with -l 0-1 every engine thread inherited lcore 0's CPU): unpinned
+ * threads still get every CPU the process could run on when it started.
+ */
+static void
+test_unpinned_from_pinned_creator(void)
+{
+	struct mana_model_config cfg;
+	struct seen seen[MAX_SEEN];
+	struct mana_model *m;
+	cpu_set_t start, one;
+	char prefix[16];
+	unsigned int n;
+
+	REQUIRE_EQ(sched_getaffinity(0, sizeof(start), &start), 0);
+	if (CPU_COUNT(&start) < 2) {
+		printf("  (one CPU in this process's affinity: nothing to tell apart)\n");
+		return;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(allowed_cpu(0), &one);
+	REQUIRE_EQ(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
+	m = create(&cfg, 3);
+	CHECK_EQ(pthread_setaffinity_np(pthread_self(), sizeof(start), &start), 0);
+	REQUIRE_NOT_NULL(m);
+	snprintf(prefix, sizeof(prefix), "mm-%.9s/", cfg.name);
+	n = engine_threads_of(prefix, seen);
+	CHECK_EQ(n, 3);
+	for (unsigned int j = 0; j < n; j++)
+		CHECK_MSG(CPU_EQUAL(&seen[j].cpus, &start), "%s: %d CPUs allowed, want the "
+			  "process's %d", seen[j].name, CPU_COUNT(&seen[j].cpus),
+			  CPU_COUNT(&start));
+	CHECK_EQ(mana_model_destroy(m), 0);
+	check_gone(cfg.name);
+}
+
 /* An engine_cpu list: thread i runs on engine_cpu[i] only. */
 static void
 test_pinned_threads(void)
@@ -246,6 +284,7 @@ test_bad_config(void)
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_one_thread),
 	UNIT_TEST(test_unpinned_threads),
+	UNIT_TEST(test_unpinned_from_pinned_creator),
 	UNIT_TEST(test_pinned_threads),
 	UNIT_TEST(test_manual_none),
 	UNIT_TEST(test_bad_config),

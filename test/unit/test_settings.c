@@ -50,6 +50,17 @@ set_ok(const char *key, const char *val)
 	return CHECK_MSG(ret == 0 && s.msg[0] == '\0', "%s=%s: %d '%s'", key, val, ret, s.msg);
 }
 
+/*
+ * key=val accepted again: a key is given once (test_repeats), so the value
+ * checks that try several values of one key forget that it was given.
+ */
+static bool
+set_again(const char *key, const char *val)
+{
+	s.keys_given = 0;
+	return set_ok(key, val);
+}
+
 /* key=val refused with ret and a message containing want */
 static bool
 set_bad(const char *key, const char *val, int ret_want, const char *want)
@@ -59,6 +70,14 @@ set_bad(const char *key, const char *val, int ret_want, const char *want)
 	return CHECK_MSG(ret == ret_want && strstr(s.msg, want) != NULL,
 			 "%s=%s: %d '%s', want %d '%s'", key, val ? val : "(null)", ret, s.msg,
 			 ret_want, want);
+}
+
+/* key=val refused for its value, not as a second value (set_again) */
+static bool
+bad_again(const char *key, const char *val, int ret_want, const char *want)
+{
+	s.keys_given = 0;
+	return set_bad(key, val, ret_want, want);
 }
 
 static void
@@ -132,13 +151,13 @@ test_engine_threads(void)
 	CHECK(s.cfg.engine_cpu[0] == c && s.cfg.engine_cpu[1] == -1 && s.cfg.engine_cpu[2] == c);
 	CHECK_EQ(s.cfg.engine_cpu[3], -1);
 	/* a shorter list later replaces it */
-	set_ok("engine_cpu", "-1:-1");
+	set_again("engine_cpu", "-1:-1");
 	CHECK_EQ(mana_model_settings_finish(&s), 0);
 	CHECK_EQ(s.cfg.engine_threads, 2);
 	CHECK_EQ(s.cfg.engine_cpu[2], -1);
 	set_ok("engine_threads", "2");
 	CHECK_EQ(mana_model_settings_finish(&s), 0);
-	set_ok("engine_threads", "3");
+	set_again("engine_threads", "3");
 	CHECK_EQ(mana_model_settings_finish(&s), -EINVAL);
 	CHECK_MSG(strstr(s.msg, "engine_threads=3 but engine_cpu names 2 CPUs (one CPU per "
 			 "engine thread") != NULL, "%s", s.msg);
@@ -154,10 +173,10 @@ test_engine_threads(void)
 	CHECK_EQ(mana_model_settings_finish(&s), 0);
 	CHECK_EQ(s.cfg.engine_threads, 4);
 	CHECK(s.cfg.engine_cpu[0] == -1 && s.cfg.engine_cpu[3] == -1);
-	set_bad("engine_threads", "0", -EINVAL, "(allowed: an integer 1..16 (engine threads");
-	set_bad("engine_threads", "17", -EINVAL, "for key 'engine_threads'");
-	set_bad("engine_threads", "-1", -EINVAL, "no sign");
-	set_bad("engine_threads", "", -EINVAL, "for key 'engine_threads'");
+	bad_again("engine_threads", "0", -EINVAL, "(allowed: an integer 1..16 (engine threads");
+	bad_again("engine_threads", "17", -EINVAL, "for key 'engine_threads'");
+	bad_again("engine_threads", "-1", -EINVAL, "no sign");
+	bad_again("engine_threads", "", -EINVAL, "for key 'engine_threads'");
 	CHECK_EQ(s.cfg.engine_threads, 4);
 	/* each entry as a single value; the bad one named */
 	snprintf(val, sizeof(val), "%d:1024", c);
@@ -217,22 +236,22 @@ test_good_values(void)
 
 	set_ok("doorbell", "shared");
 	CHECK(s.cfg.shared_doorbell && !s.cfg.doorbell_untrapped);
-	set_ok("doorbell", "memory");
+	set_again("doorbell", "memory");
 	CHECK(s.cfg.shared_doorbell && s.cfg.doorbell_untrapped);
-	set_ok("doorbell", "queue");
+	set_again("doorbell", "queue");
 	CHECK(!s.cfg.shared_doorbell && !s.cfg.doorbell_untrapped);
 	set_ok("coalesce", "0");
 	CHECK(!s.cfg.rx_coalesce);
-	set_ok("coalesce", "1");
+	set_again("coalesce", "1");
 	CHECK(s.cfg.rx_coalesce);
 	set_ok("cqe_batch", "1");
 	CHECK_EQ(s.cfg.cqe_batch, 1);
-	set_ok("cqe_batch", "64");
+	set_again("cqe_batch", "64");
 	CHECK_EQ(s.cfg.cqe_batch, 64);
 	snprintf(cpu, sizeof(cpu), "%d", cpu_allowed(true));
 	set_ok("engine_cpu", cpu);
 	CHECK_EQ(s.cfg.engine_cpu[0], cpu_allowed(true));
-	set_ok("engine_cpu", "-1");
+	set_again("engine_cpu", "-1");
 	CHECK_EQ(s.cfg.engine_cpu[0], -1);
 	CHECK(s.engine_cpu_given);
 	set_ok("numa", "1");
@@ -240,15 +259,15 @@ test_good_values(void)
 	CHECK(s.numa_given);
 	set_ok("max_qp", "65535");
 	CHECK_EQ(s.cfg.max_qp, 65535);
-	set_ok("max_qp", "0x10");
+	set_again("max_qp", "0x10");
 	CHECK_EQ(s.cfg.max_qp, 16);
 	set_ok("max_qp_wr", "2048");
 	CHECK_EQ(s.cfg.max_qp_wr, 2048);
-	set_ok("max_qp_wr", "256");
+	set_again("max_qp_wr", "256");
 	CHECK_EQ(s.cfg.max_qp_wr, 256);
 	set_ok("rdma_core", "44");
 	CHECK_EQ(s.cfg.rdma_core, 44);
-	set_ok("rdma_core", "56");
+	set_again("rdma_core", "56");
 	CHECK_EQ(s.cfg.rdma_core, 56);
 	set_ok("part", "0");
 	CHECK_EQ(s.cfg.vendor_part_id, 0);
@@ -345,7 +364,6 @@ test_old_spellings(void)
 	CHECK_EQ(mana_model_settings_set(&s, "rx_coalesce", "0"), 0);
 	CHECK(strcmp(s.msg, "devarg rx_coalesce is deprecated, use coalesce") == 0);
 	CHECK(!s.cfg.rx_coalesce);
-	CHECK_EQ(mana_model_settings_set(&s, "doorbell", "shared"), 0);
 	CHECK_EQ(mana_model_settings_set(&s, "doorbell", "object"), 0);
 	CHECK(strcmp(s.msg, "devarg doorbell=object is deprecated, use doorbell=queue") == 0);
 	CHECK(!s.cfg.shared_doorbell);
@@ -360,7 +378,55 @@ test_old_spellings(void)
 	set_bad("cpu", "x", -EINVAL, "(allowed: an integer -1..1023");
 	set_bad("rx_coalesce", "2", -EINVAL, "for key 'rx_coalesce' (allowed: 0 or 1)");
 	/* the next accepted key clears the note */
-	set_ok("coalesce", "1");
+	set_ok("cqe_batch", "4");
+}
+
+/*
+ * One rule for repeats (doc/guides/nics/mana.rst "Device arguments"): every key is
+ * given once, an old spelling counting as its key; mac= and wire= are lists, each
+ * port's mac and wire set once.
+ */
+static void
+test_repeats(void)
+{
+	static const char *const once[][3] = {
+		{ "doorbell", "queue", "shared" }, { "coalesce", "0", "1" },
+		{ "cqe_batch", "4", "8" }, { "engine_cpu", "-1", "-1" },
+		{ "engine_threads", "2", "3" }, { "numa", "0", "-1" },
+		{ "max_qp", "4", "8" }, { "part", "0", "2" }, { "max_qp_wr", "256", "512" },
+		{ "rdma_core", "44", "56" }, { "ports", "2", "2" }, { "name", "a", "b" },
+		{ "pci", "0000:00:05.0", "0000:00:06.0" }, { "sysfs", "/tmp/a", "/tmp/b" },
+	};
+	char want[96];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(once) / sizeof(once[0]); i++) {
+		start(MANA_MODEL_SETTINGS_DEVICE | MANA_MODEL_SETTINGS_IDENTITY);
+		set_ok(once[i][0], once[i][1]);
+		snprintf(want, sizeof(want), "bad value '%s' for key '%s': given twice (allowed",
+			 once[i][2], once[i][0]);
+		set_bad(once[i][0], once[i][2], -EINVAL, want);
+	}
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_ok("coalesce", "0");
+	set_bad("rx_coalesce", "1", -EINVAL, "for key 'rx_coalesce': given twice");
+	CHECK(!s.cfg.rx_coalesce);
+
+	/* lists: the i-th is port i's; a port named twice is refused */
+	start(MANA_MODEL_SETTINGS_DEVICE);
+	set_ok("wire", "loop");
+	set_ok("wire", "none");
+	set_ok("mac1", "02:00:00:00:00:01");
+	set_ok("mac", "02:00:00:00:00:00");
+	set_bad("mac", "02:00:00:00:00:02", -EINVAL,
+		"for key 'mac': port 1's mac is given twice (allowed");
+	set_bad("wire1", "loop", -EINVAL, "for key 'wire1': port 1's wire is given twice");
+	set_bad("mac0", "02:00:00:00:00:03", -EINVAL, "port 0's mac is given twice");
+	CHECK_EQ(mana_model_settings_finish(&s), 0);
+	CHECK_EQ(s.cfg.nports, 2);
+	CHECK_EQ(s.cfg.wire[1].type, MANA_MODEL_WIRE_NONE);
+	CHECK_EQ(s.cfg.mac[0][5], 0);
+	CHECK_EQ(s.cfg.mac[1][5], 1);
 }
 
 static void
@@ -534,7 +600,7 @@ test_integer_rule(void)
 	CHECK_EQ(s.cfg.max_qp, 31);
 	set_ok("numa", "0");
 	CHECK_EQ(s.cfg.numa_node, 0);
-	set_ok("numa", "-1");
+	set_again("numa", "-1");
 	CHECK_EQ(s.cfg.numa_node, -1);
 	set_ok("wire", "gen:flows=0x10:count=0:seed=10");
 	CHECK_EQ(s.cfg.wire[0].gen.flows, 16);
@@ -559,7 +625,7 @@ test_engine_cpu_allowed(void)
 	CHECK(!s.engine_cpu_given);
 	set_ok("engine_cpu", "-1");
 	snprintf(val, sizeof(val), "%d", cpu_allowed(true));
-	set_ok("engine_cpu", val);
+	set_again("engine_cpu", val);
 }
 
 /* Pair wires within the device must name each other and existing ports (issue 13 item 5). */
@@ -613,6 +679,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_bad_values),
 	UNIT_TEST(test_unknown_keys),
 	UNIT_TEST(test_old_spellings),
+	UNIT_TEST(test_repeats),
 	UNIT_TEST(test_ports_derived),
 	UNIT_TEST(test_key_list),
 	UNIT_TEST(test_creates_device),

@@ -9,8 +9,11 @@
  * every '=' as the end of a key, and wire specs carry their own '='
  * (wire=gen:flows=4). Grammar: key=value[,key=value]...; the first '=' ends
  * the key, ',' ends the value. Any unknown key, key outside its scope, bad
- * value or too many repeats (a second ibdev=, model= or tx_cqe_suppress=, a
- * ninth mac=) fails with one log line naming the key and what is allowed.
+ * value or repeat fails with one log line naming the key and what is allowed.
+ * Repeats: every key is given at most once ("given twice"), except mac=, a
+ * list (up to 8); the software device's settings follow the same rule
+ * (mana_model_settings_set: wire= is its list). One rule for every key, so
+ * that a repeated key is never silently dropped (doc/guides/nics/mana.rst).
  *
  * Keys (scope V = --vdev, P = PCI -a, E = MANA_MODEL_PCI environment):
  *   ibdev=<name>        V    rdma-core device (e.g. manae_0) instead of the model
@@ -33,6 +36,7 @@
  * EAL lcore uses (vdev).
  */
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -55,6 +59,7 @@
 struct mana_devarg_key {
 	const char *key;
 	unsigned int scopes;
+	bool list;		/* may be given several times (else once) */
 	const char *allowed;	/* shown in the error line */
 	int (*parse)(const char *val, struct mana_devargs *da, const char **why);
 };
@@ -65,10 +70,7 @@ parse_name(const char *val, char *out, size_t size, const char **why)
 	size_t len = strlen(val);
 	size_t i;
 
-	if (out[0] != '\0') {
-		*why = "given twice";
-		return -EINVAL;
-	}
+	(void)why;
 	if (len == 0 || len >= size)
 		return -EINVAL;
 	for (i = 0; i < len; i++)
@@ -122,14 +124,15 @@ parse_mac(const char *val, struct mana_devargs *da, const char **why)
 	return 0;
 }
 
-/* The i-th mac= is also vPort i's MAC on a model the PMD creates. */
+/*
+ * The i-th mac= is also vPort i's MAC on a model the PMD creates; handed on as
+ * the user wrote it (already checked: xx:xx:xx:xx:xx:xx), so that an error
+ * about it quotes the devarg.
+ */
 static int
-mac_to_settings(struct mana_devargs *da)
+mac_to_settings(struct mana_devargs *da, const char *val)
 {
-	char mac[RTE_ETHER_ADDR_FMT_SIZE];
-
-	rte_ether_format_addr(mac, sizeof(mac), &da->mac[da->nmac - 1]);
-	if (mana_vs_model_api()->settings_set(&da->settings, "mac", mac) != 0) {
+	if (mana_vs_model_api()->settings_set(&da->settings, "mac", val) != 0) {
 		PMD_INIT_LOG(ERR, "devargs: %s", da->settings.msg);
 		return -EINVAL;
 	}
@@ -151,22 +154,14 @@ parse_bool(const char *val, bool *out)
 static int
 parse_tx_cqe_suppress(const char *val, struct mana_devargs *da, const char **why)
 {
-	if (da->tx_cqe_suppress_given) {
-		*why = "given twice";
-		return -EINVAL;
-	}
-	da->tx_cqe_suppress_given = true;
+	(void)why;
 	return parse_bool(val, &da->tx_cqe_suppress);
 }
 
 static int
 parse_recovery(const char *val, struct mana_devargs *da, const char **why)
 {
-	if (da->recovery_given) {
-		*why = "given twice";
-		return -EINVAL;
-	}
-	da->recovery_given = true;
+	(void)why;
 	if (strcmp(val, "auto") == 0)
 		da->recovery_manual = false;
 	else if (strcmp(val, "manual") == 0)
@@ -182,11 +177,7 @@ parse_recovery_timeout(const char *val, struct mana_devargs *da, const char **wh
 	unsigned long v;
 	char *end;
 
-	if (da->recovery_timeout_given) {
-		*why = "given twice";
-		return -EINVAL;
-	}
-	da->recovery_timeout_given = true;
+	(void)why;
 	/* Decimal without a leading zero, or 0x hex (the NIC guide's integer rule). */
 	if (val[0] == '0' && val[1] == 'x') {
 		if (!isxdigit((unsigned char)val[2]))
@@ -209,11 +200,6 @@ parse_recovery_timeout(const char *val, struct mana_devargs *da, const char **wh
 static int
 parse_datapath(const char *val, struct mana_devargs *da, const char **why)
 {
-	if (da->datapath_given) {
-		*why = "given twice";
-		return -EINVAL;
-	}
-	da->datapath_given = true;
 	if (mana_datapath_parse(val, &da->datapath) != 0)
 		return -EINVAL;
 	*why = mana_datapath_unavailable(da->datapath);
@@ -230,15 +216,18 @@ parse_datapath(const char *val, struct mana_devargs *da, const char **why)
 #endif
 
 static const struct mana_devarg_key mana_keys[] = {
-	{ "ibdev", S_VDEV, "an rdma-core device name (1..63 chars)", parse_ibdev },
-	{ "model", S_VDEV, "a model device name (1..31 chars)", parse_model },
-	{ "mac", S_VDEV | S_PCI | S_ENV, "a MAC xx:xx:xx:xx:xx:xx, up to 8 times", parse_mac },
-	{ "tx_cqe_suppress", S_VDEV | S_PCI, "0 or 1", parse_tx_cqe_suppress },
-	{ "recovery", S_VDEV | S_PCI, "auto or manual", parse_recovery },
-	{ "recovery_timeout", S_VDEV | S_PCI, "milliseconds, 100..600000",
+	{ "ibdev", S_VDEV, false, "an rdma-core device name (1..63 chars)", parse_ibdev },
+	{ "model", S_VDEV, false, "a model device name (1..31 chars)", parse_model },
+	{ "mac", S_VDEV | S_PCI | S_ENV, true, "a MAC xx:xx:xx:xx:xx:xx, up to 8 times",
+	  parse_mac },
+	{ "tx_cqe_suppress", S_VDEV | S_PCI, false, "0 or 1", parse_tx_cqe_suppress },
+	{ "recovery", S_VDEV | S_PCI, false, "auto or manual", parse_recovery },
+	{ "recovery_timeout", S_VDEV | S_PCI, false, "milliseconds, 100..600000",
 	  parse_recovery_timeout },
-	{ "datapath", S_VDEV | S_PCI, DATAPATH_ALLOWED, parse_datapath },
+	{ "datapath", S_VDEV | S_PCI, false, DATAPATH_ALLOWED, parse_datapath },
 };
+
+static_assert(RTE_DIM(mana_keys) <= 32, "mana_devargs.keys_given has a bit per key");
 
 /* Scopes where the software device's settings (mana_model_settings_set) apply. */
 #define S_MODEL	(S_VDEV | S_ENV)
@@ -322,7 +311,10 @@ apply_pair(char *key, char *val, unsigned int scope, struct mana_devargs *da)
 		log_allowed_keys(key, scope);
 		return -EINVAL;
 	}
-	if (val == NULL || mana_keys[i].parse(val, da, &why) != 0) {
+	if (!mana_keys[i].list && (da->keys_given & (1u << i)) != 0 && val != NULL)
+		why = "given twice";
+	da->keys_given |= 1u << i;
+	if (val == NULL || why != NULL || mana_keys[i].parse(val, da, &why) != 0) {
 		PMD_INIT_LOG(ERR, "devargs: bad value '%s' for key '%s'%s%s (allowed: %s)",
 			     val == NULL ? "" : val, key, why != NULL ? ": " : "",
 			     why != NULL ? why : "", mana_keys[i].allowed);
@@ -330,7 +322,7 @@ apply_pair(char *key, char *val, unsigned int scope, struct mana_devargs *da)
 	}
 	/* (a build without the software device has no settings to hand it to) */
 	if (mana_keys[i].parse == parse_mac && (scope & S_MODEL) != 0 && mana_vs_model_api() != NULL)
-		return mac_to_settings(da);
+		return mac_to_settings(da, val);
 	return 0;
 }
 

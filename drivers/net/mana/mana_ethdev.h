@@ -83,12 +83,9 @@ struct mana_devargs {
 	struct rte_ether_addr mac[MANA_MAX_MAC_ARGS];
 	bool tx_cqe_suppress;			/* default true */
 	enum mana_datapath datapath;		/* default auto */
-	bool datapath_given;
-	bool tx_cqe_suppress_given;		/* a second one is refused */
 	bool recovery_manual;			/* recovery=manual; default auto */
-	bool recovery_given;
 	uint32_t recovery_timeout_ms;		/* recovery_timeout=, default 30000 */
-	bool recovery_timeout_given;
+	uint32_t keys_given;			/* bit i: mana_keys[i] seen (once-only keys) */
 	bool model_keys;			/* any software device setting but mac */
 	/* ports, wires, engine...: the model's own parser and config (mana_model.h) */
 	struct mana_model_settings settings;

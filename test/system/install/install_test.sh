@@ -219,6 +219,56 @@ run_api_probe() {
 		"$(grep -c '^api_probe: port 0 model=1 ' <<< "$out")" -eq 1
 }
 
+# pc_var <.pc file> <variable>: its value, as pkg-config reads it.
+pc_var() {
+	PKG_CONFIG_PATH=$(dirname "$1") pkg-config --variable="$2" "$(basename "$1" .pc)"
+}
+
+# check_pc <installed .pc> <installed files>: the pkg-config file of the
+# scratch root names the directories the files went to: pmddir the plugin's,
+# includedir the header's, libdir the installed DPDK's (libdpdk.pc's), and a
+# prefix above all three.
+check_pc() {
+	local pc=$D$1 var prefix
+
+	prefix=$(pc_var "$pc" prefix)
+	check_str ".pc pmddir (the plugin's directory)" "$(pc_var "$pc" pmddir)" \
+		"$(dirname "$(grep '/librte_pmd_mana.so$' <<< "$2")")"
+	check_str ".pc includedir (rte_pmd_mana.h's directory)" "$(pc_var "$pc" includedir)" \
+		"$(dirname "$(grep '/rte_pmd_mana.h$' <<< "$2")")"
+	check_str ".pc libdir (libdpdk's)" "$(pc_var "$pc" libdir)" \
+		"$(pkg-config --variable=libdir libdpdk)"
+	check_str ".pc prefix (libdpdk's)" "$prefix" "$(pkg-config --variable=prefix libdpdk)"
+	for var in pmddir includedir libdir; do
+		case $(pc_var "$pc" $var) in
+		"$prefix"/*) echo "ok: .pc $var is under prefix $prefix" ;;
+		*) fail ".pc $var '$(pc_var "$pc" $var)' is not under prefix '$prefix'" ;;
+		esac
+	done
+}
+
+# check_guide_lists <installed files>: doc/user_guide.md's "meson install"
+# table names every installed file (NET_MANA_USER_GUIDE), and the suite's
+# description there gives their number.
+check_guide_lists() {
+	local guide=${NET_MANA_USER_GUIDE:-} sect f n words
+
+	[ -f "$guide" ] || { fail "user guide not found (NET_MANA_USER_GUIDE='$guide')"; return; }
+	sect=$(awk '/^### meson install/ { p = 1; next } p && /^### / { exit } p' "$guide")
+	for f in $1; do
+		if grep -q -F -e "\`$(basename "$f")\`" <<< "$sect"; then
+			echo "ok: the user guide's install table names $(basename "$f")"
+		else
+			fail "the user guide's install table (section 10, meson install)" \
+				"does not name \`$(basename "$f")\`, which meson install gives"
+		fi
+	done
+	n=$(wc -w <<< "$1")
+	words=(zero one two three four five six seven eight nine)
+	check "user guide: install_testpmd says 'exactly the ${words[$n]} files'" \
+		"$(grep -c -F "exactly the ${words[$n]} files" "$guide")" -ge 1
+}
+
 run_testpmd() {
 	local build=$1 want got
 
@@ -270,6 +320,8 @@ run_testpmd() {
 	check "replacement libibverbs/libmana installed" \
 		"$(grep -c -E '/lib(ibverbs|mana)\.so' <<< "$got")" -eq 0
 	PMD_DIR=$(dirname "$(grep '/librte_pmd_mana.so$' <<< "$want")")
+	check_pc "$(grep '/libdpdk-net-mana.pc$' <<< "$want")" "$want"
+	check_guide_lists "$want"
 	# The software device's library, when installed, is the plugin's only RUNPATH.
 	MODEL_DIR=$(dirname "$(grep '/libmana_model.so$' <<< "$want")")
 	[ "$MODEL_DIR" = . ] && MODEL_DIR=

@@ -29,7 +29,8 @@
 #              TESTPMD_MANA, as primary and secondary) while the secondary
 #              forwards: after each automatic recovery its queue forwards on
 #              the new context (doorbell pages mapped again); no doorbell
-#              rejected, no queue error, no mbuf lost
+#              rejected, no queue error, no mbuf lost; the secondary's `mana`
+#              commands say they work in the primary only
 #   secondary_own_pool
 #              mp_own_pool (MP_OWN_POOL), a secondary sending N frames from a
 #              pool of its own (registered through the primary, IPC
@@ -566,6 +567,28 @@ run_secondary_kill() {
 # ctx_gen: the secondary maps the new doorbell pages) and the secondary's
 # queue forwards again, its frames reaching the device; no doorbell rejected,
 # no queue error, and every mbuf back in the pool at the end.
+# secondary_mana_commands <secondary output>: dpdk-testpmd-mana's `mana ...`
+# commands in a secondary say that they work in the primary only, not that
+# the port is no net_mana port (the state they read lives in the primary).
+secondary_mana_commands() {
+	local want="port 0 is a net_mana port, but mana commands work in the primary process"
+	local n i
+
+	want+=" only (this is a secondary)"
+	echo "mana show port 0" >&4
+	echo "mana model stats 0" >&4
+	for ((i = 0; i < 300; i++)); do
+		n=$(grep -a -c -F -e "$want" "$1")
+		[ "$n" -ge 2 ] && break
+		kill -0 "$TP2" 2>/dev/null || break
+		sleep 0.2
+	done
+	check "secondary: 'mana show port 0' and 'mana model stats 0' say primary only" \
+		"$(grep -a -c -F -e "$want" "$1")" -eq 2
+	check "secondary: lines 'is not a net_mana port'" \
+		"$(grep -a -c -F -e "is not a net_mana port" "$1")" -eq 0
+}
+
 run_secondary_recovery() {
 	local so=$W/secondary_out i base end resets=${MP_RESETS:-5} rx tx dtx down
 
@@ -607,6 +630,7 @@ run_secondary_recovery() {
 	check_log "$OUT" "error recovery failed|still inside its burst" \
 		"failed recovery or gate takeover in the primary"
 	check_log "$so" "cannot be mapped again" "failed remap in the secondary"
+	secondary_mana_commands "$so"
 	quit_secondary "$so"
 	testpmd_quit
 	# The resets' own NOTICE lines name the fatal event: not errors here.

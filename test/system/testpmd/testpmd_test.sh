@@ -115,10 +115,17 @@ check_burst_modes() {
 # The device's engine threads in testpmd (a child of the timeout wrapper TP),
 # by name (mm-<device>/<i>, the device name cut to 10 characters).
 count_engine_threads() {
-	local p
+	local p t
 
 	ENGINE_THREADS=$(for p in $(pgrep -P "$TP"); do cat "/proc/$p/task/"*/comm; done 2>/dev/null |
 		grep -c '^mm-net_mana_t/')
+	# Their CPUs, each distinct list once (issue 32, D15: all on lcore 0's CPU).
+	ENGINE_CPUS=$(for p in $(pgrep -P "$TP"); do
+			for t in /proc/"$p"/task/*; do
+				grep -q '^mm-net_mana_t/' "$t/comm" 2>/dev/null &&
+					awk '/^Cpus_allowed_list:/ { print $2 }' "$t/status"
+			done
+		done 2>/dev/null | sort -u | tr '\n' ' ')
 }
 
 run_forward() {
@@ -684,6 +691,10 @@ io_4q_threads)
 	run_forward io 4 64
 	check_queues 4 "$N"
 	check "engine threads mm-net_mana_t/<i> while forwarding" "$ENGINE_THREADS" -eq 2
+	# Not pinned: every CPU this test may use, not the main lcore's alone
+	# (testpmd runs -l 0-1; doc/user_guide.md "Engine threads").
+	check_str "engine threads' Cpus_allowed_list (not pinned)" "$ENGINE_CPUS" \
+		"$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status) "
 	;;
 mac_1q)
 	run_forward mac 1 8
