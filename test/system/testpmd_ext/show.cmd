@@ -4,7 +4,7 @@
 # The mana show commands, and the RSS answer checked against the device:
 # one flow (10.0.0.1:1024 -> 198.18.0.1:9) whose hash and queue the device
 # reports per packet in testpmd's verbose output.
-#@ vdev: net_mana0,mac=02:00:00:00:00:0a,wire=gen:flows=1:count=64:lossless=1
+#@ vdev: net_mana0,mac=02:00:00:00:00:0a,wire=gen:flows=1:count=64:lossless=1,rdma_core=56
 #@ args: --rxq=4 --txq=4 --forward-mode=rxonly --no-flush-rx
 #@ stdin: help drivers
 mana show port 0
