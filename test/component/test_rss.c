@@ -657,6 +657,19 @@ subset_in_effect(uint16_t pid, uint16_t nq, struct mana_model *m,
 	CHECK_EQ(ps.queue_errors, 0);
 }
 
+/* Hardware id of the RQ the device retired last (0: none): a rebuild retires some. */
+static uint32_t
+newest_retired(const struct mana_model *m)
+{
+	struct mana_model_queue_stats st;
+	uint32_t id, last = 0;
+	unsigned int i;
+
+	for (i = 0; mana_model_retired_queue_stats(m, i, &id, &st) == 0; i++)
+		last = id;
+	return last;
+}
+
 /*
  * A RETA over a subset of the queues (issue 31; DTS pmd_rss
  * reta_key_reta_queues_*_const0): the device's table holds 2^n distinct WQs,
@@ -675,6 +688,7 @@ reta_subset_case(uint16_t nq)
 	struct mana_model_port_stats ps;
 	struct rte_ether_addr mac;
 	uint64_t drops, end;
+	uint32_t retired;
 	struct rte_mempool *mp;
 	struct mana_model *m;
 	char name[32], pool[32], want[256];
@@ -697,7 +711,15 @@ reta_subset_case(uint16_t nq)
 	CHECK_EQ(reta_set(pid, cur), 0);
 	subset_in_effect(pid, nq, m, &mac, cur, 0x1);
 
-	/* The last queue (idle) stopped, set up again at run time, started: still idle. */
+	/* The last queue (idle) stopped and started: only its state changes, no rebuild. */
+	retired = newest_retired(m);
+	CHECK(retired != 0);
+	CHECK_EQ(rte_eth_dev_rx_queue_stop(pid, last), 0);
+	CHECK_EQ(rte_eth_dev_rx_queue_start(pid, last), 0);
+	CHECK_EQ(newest_retired(m), retired);
+	subset_in_effect(pid, nq, m, &mac, cur, 0x1);
+
+	/* Stopped, set up again at run time, started: still idle. */
 	CHECK_EQ(rte_eth_dev_rx_queue_stop(pid, last), 0);
 	CHECK_EQ(rte_eth_rx_queue_setup(pid, last, 256, rte_eth_dev_socket_id(pid), NULL, mp), 0);
 	CHECK_EQ(rte_eth_dev_rx_queue_start(pid, last), 0);

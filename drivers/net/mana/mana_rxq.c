@@ -579,7 +579,9 @@ mana_rx_rebuild(struct rte_eth_dev *dev)
  * rx_queue_stop/start (ethdev checked the port is started and the queue is
  * not already in that state). While the device is being reset the state is
  * only recorded (stop) or the start refused: the recovery restarts the port
- * with the queues in the states they had.
+ * with the queues in the states they had. A queue outside the RSS table has
+ * no WQ: only its state changes (its gate stays closed), the other queues
+ * receive on.
  */
 int
 mana_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
@@ -589,7 +591,8 @@ mana_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
 
 	rte_spinlock_recursive_lock(&priv->ctl_lock);
 	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STOPPED;
-	if (priv->rec_state == MANA_REC_NONE && !priv->removed)
+	if (mana_rss_has_queue(priv, qid) && priv->rec_state == MANA_REC_NONE &&
+	    !priv->removed)
 		ret = mana_rx_rebuild(dev);
 	else
 		mana_qgate_close(priv, true, qid);
@@ -607,7 +610,8 @@ mana_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
 	ret = mana_recovery_start_check(priv);
 	if (ret == 0) {
 		dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
-		ret = mana_rx_rebuild(dev);
+		if (mana_rss_has_queue(priv, qid))
+			ret = mana_rx_rebuild(dev);
 	}
 	rte_spinlock_recursive_unlock(&priv->ctl_lock);
 	return ret;
