@@ -364,9 +364,10 @@ static cmdline_parse_inst_t cmd_mana_show_queue = {
 /*
  * The whole 64-entry table from a pattern repeated over it: entry i = queue
  * pattern[i % k]. testpmd's own "port config N rss reta (i,q)..." holds about
- * 18 entries on its line, and net_mana takes only tables in which the first
- * nb_rx_queues entries, a permutation of the queues, repeat over all 64
- * (hardware.md §6), so a new permutation changes 64 entries at once.
+ * 18 entries on its line, and net_mana takes only tables of 2^n distinct
+ * queues (any 2^n of its RX queues, 1 included) whose first 2^n entries
+ * repeat over all 64 (hardware.md §6), so a new table changes 64 entries at
+ * once. The queues the pattern leaves out receive nothing.
  */
 struct cmd_port_reta {
 	cmdline_fixed_string_t mana, port;
@@ -854,9 +855,10 @@ static struct testpmd_driver_commands mana_cmds = {
 	{ &cmd_mana_port_reta, "mana port <port_id> rss reta round-robin|<queue> [<queue> ...]\n"
 	  "    Set the whole 64-entry RSS table: entry i = queue pattern[i % count],\n"
 	  "    count = 1, 2, 4, ..., 64; round-robin = 0 1 ... nb_rx_queues-1. net_mana\n"
-	  "    takes a permutation of all its RX queues, e.g. 'mana port 0 rss reta\n"
-	  "    3 2 1 0' on 4 queues (testpmd's 'port config 0 rss reta (i,q)...' holds\n"
-	  "    too few entries to change it).\n\n" },
+	  "    takes a pattern of distinct RX queues, any 1, 2, 4, ... of them, e.g.\n"
+	  "    'mana port 0 rss reta 3 2 1 0' or 'mana port 0 rss reta 0' on 4 queues;\n"
+	  "    the queues left out receive nothing (testpmd's 'port config 0 rss reta\n"
+	  "    (i,q)...' holds too few entries to change the table).\n\n" },
 	{ &cmd_mana_model_link, "mana model link <port_id> up|down\n"
 	  "    Software device: take the vPort's link down or up.\n\n" },
 	{ &cmd_mana_model_tx_error, "mana model tx_error <port_id> <cqe_type> <count>\n"

@@ -10,11 +10,16 @@
  * table names for hash & 63. A new table (a permutation of the queues,
  * repeated) and a new key given to the running port steer the next frames
  * (the RX side is built again); given to a stopped port they hold after the
- * start and after a restart. Tables the device cannot express are refused
- * with -EINVAL and change nothing. Partial updates (a mask) are merged with
- * the table in effect: taken when the merge has the device's shape, refused
- * with the exact log line otherwise; a merge the device cannot be given (it
- * is reset meanwhile) leaves the old table in effect.
+ * start and after a restart. A table over a subset of the queues (2^n of
+ * them, DTS's "all entries to queue 0" included) is taken: frames arrive on
+ * its queues only, the others stay idle through queue stop/start, runtime
+ * setup, restart and recovery, and the device sees no doorbell for a WQ
+ * without an object. Tables the device cannot express (3 distinct queues,
+ * entries that break the repetition) are refused with -EINVAL and change
+ * nothing. Partial updates (a mask) are merged with the table in effect:
+ * taken when the merge has the device's shape, refused with the exact log
+ * line otherwise; a merge the device cannot be given (it is reset
+ * meanwhile) leaves the old table in effect.
  */
 
 #include <errno.h>
@@ -30,7 +35,7 @@
 
 #define GEN_COUNT	2048
 #define INJ_COUNT	256
-#define MAX_Q		8
+#define MAX_Q		16
 
 static const uint8_t key1[40] = {
 	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67,
@@ -264,11 +269,13 @@ rss_case(uint16_t nq)
 		CHECK_EQ(reta[i], perm[i]);
 
 	/* Tables the device cannot express: refused, nothing changes. */
-	memcpy(bad, perm, sizeof(bad));
-	bad[1] = bad[0];			/* a queue twice in one period */
-	for (i = 0; i < 64; i++)
-		bad[i] = bad[i % nq];
-	CHECK_EQ(reta_set(pid, bad), -EINVAL);
+	if (nq >= 4) {
+		memcpy(bad, perm, sizeof(bad));
+		bad[1] = bad[0];		/* nq - 1 distinct queues: not 2^n */
+		for (i = 0; i < 64; i++)
+			bad[i] = bad[i % nq];
+		CHECK_EQ(reta_set(pid, bad), -EINVAL);
+	}
 	memcpy(bad, perm, sizeof(bad));
 	bad[nq] = perm[1];			/* entry nq differs from entry 0 */
 	CHECK_EQ(reta_set(pid, bad), -EINVAL);
@@ -433,16 +440,17 @@ reta_partial_case(uint16_t nq)
 	else
 		snprintf(cls, sizeof(cls), "0, 8, ..., 56");
 	snprintf(want, sizeof(want), "port %d: RETA entry %u = queue 0 (kept) but entry 0 = "
-		 "queue 1 (updated): the device repeats entries 0..%u over its 64, so entries "
-		 "%s must name the same queue", pid, nq, nq - 1, cls);
+		 "queue 1 (updated): with %u distinct queues (%s) the device repeats entries "
+		 "0..%u over its 64, so entries %s must name the same queue", pid, nq, nq,
+		 nq == 4 ? "0, 1, 2 and 3" : "0, 1, 2, 3, 4, 5, 6 and 7", nq - 1, cls);
 	reta_refused(pid, t, 0x3, want, cur);
 
-	/* Every copy of entry 0 to queue 1, entry 1 kept: queue 1 twice per period. */
+	/* Every copy of entry 0 to queue 1, entry 1 kept: nq - 1 distinct queues. */
 	for (i = 0; i < 64; i++)
 		t[i] = i % nq == 0 ? 1 : cur[i];
-	snprintf(want, sizeof(want), "port %d: RETA entries 0 (updated) and 1 (kept) both "
-		 "name queue 1: entries 0..%u must name each of the %u RX queues once (a "
-		 "permutation, repeated every %u entries)", pid, nq - 1, nq, nq);
+	snprintf(want, sizeof(want), "port %d: RETA names %u distinct queues (%s); the "
+		 "device's table holds 1, 2, 4, ... distinct queues, each once, repeated over "
+		 "the 64 entries", pid, nq - 1, nq == 4 ? "1, 2 and 3" : "1, 2, 3, 4, 5, 6 and 7");
 	reta_refused(pid, t, reta_class_mask(nq, 0x1), want, cur);
 
 	/* Entry 5 alone to the queue it already has: a no-op, accepted. */
@@ -612,6 +620,189 @@ test_reta_update_fails(void)
 	rte_mempool_free(mp);
 }
 
+/*
+ * The table in effect is `t` over `in` (bit q: queue q named): ethdev's query
+ * says so, frames arrive on those queues only and each of them gets some, the
+ * device has RQ objects for those queues only (the others' WQs have none)
+ * and refused no doorbell.
+ */
+static void
+subset_in_effect(uint16_t pid, uint16_t nq, struct mana_model *m,
+		 const struct rte_ether_addr *mac, const uint16_t t[64], uint32_t in)
+{
+	struct mana_model_engine_thread_stats es;
+	struct mana_model_port_stats ps;
+	uint32_t per_q[MAX_Q], q, rqs = 0;
+	uint16_t got[64];
+	unsigned int e;
+	int i;
+
+	REQUIRE_EQ(reta_get(pid, got), 0);
+	for (i = 0; i < 64; i++)
+		CHECK_MSG(got[i] == t[i], "entry %d: queue %u, want %u", i, got[i], t[i]);
+	inject_mix(m, mac);
+	CHECK_EQ(rx_check_rss(pid, nq, INJ_COUNT, key1, t, per_q), INJ_COUNT);
+	for (q = 0; q < nq; q++) {
+		if ((in >> q) & 1)
+			CHECK_MSG(per_q[q] > 0, "queue %u (in the table) got nothing", q);
+		else
+			CHECK_MSG(per_q[q] == 0, "queue %u (not in the table) got %u", q,
+				  per_q[q]);
+	}
+	for (e = 0; mana_model_engine_thread_stats(m, e, &es) == 0; e++)
+		rqs += es.rqs;
+	CHECK_EQ(rqs, (uint32_t)__builtin_popcount(in));
+	REQUIRE_EQ(mana_model_port_stats(m, 0, &ps), 0);
+	CHECK_EQ(ps.db_rejected, 0);
+	CHECK_EQ(ps.queue_errors, 0);
+}
+
+/* Hardware id of the RQ the device retired last (0: none): a rebuild retires some. */
+static uint32_t
+newest_retired(const struct mana_model *m)
+{
+	struct mana_model_queue_stats st;
+	uint32_t id, last = 0;
+	unsigned int i;
+
+	for (i = 0; mana_model_retired_queue_stats(m, i, &id, &st) == 0; i++)
+		last = id;
+	return last;
+}
+
+/*
+ * A RETA over a subset of the queues (issue 31; DTS pmd_rss
+ * reta_key_reta_queues_*_const0): the device's table holds 2^n distinct WQs,
+ * one included, and the queues it leaves out are idle (hardware.md §6).
+ */
+static void
+reta_subset_case(uint16_t nq)
+{
+	struct comp_port_cfg pc = {
+		.nb_rxq = nq, .nb_txq = 1, .rss = true, .rss_key = key1,
+		.rss_hf = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP |
+			  RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_IPV6 |
+			  RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_NONFRAG_IPV6_TCP,
+	};
+	uint16_t cur[64], t[64], last = nq - 1;
+	struct mana_model_port_stats ps;
+	struct rte_ether_addr mac;
+	uint64_t drops, end;
+	uint32_t retired;
+	struct rte_mempool *mp;
+	struct mana_model *m;
+	char name[32], pool[32], want[256];
+	uint32_t all = (1u << nq) - 1;
+	int pid, i;
+
+	snprintf(name, sizeof(name), "net_mana_retas%u", nq);
+	snprintf(pool, sizeof(pool), "retas_pool%u", nq);
+	REQUIRE_EQ(comp_vdev_create(name, ""), 0);
+	pid = comp_port_of(name, 0);
+	m = mana_model_find(name);
+	REQUIRE(pid >= 0 && m != NULL);
+	rte_eth_macaddr_get(pid, &mac);
+	mp = comp_pool(pool, nq * 256 + 1024, RTE_MBUF_DEFAULT_BUF_SIZE);
+	REQUIRE(mp != NULL);
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+
+	/* DTS const0: all 64 entries to queue 0, a table of one WQ. */
+	memset(cur, 0, sizeof(cur));
+	CHECK_EQ(reta_set(pid, cur), 0);
+	subset_in_effect(pid, nq, m, &mac, cur, 0x1);
+
+	/* The last queue (idle) stopped and started: only its state changes, no rebuild. */
+	retired = newest_retired(m);
+	CHECK(retired != 0);
+	CHECK_EQ(rte_eth_dev_rx_queue_stop(pid, last), 0);
+	CHECK_EQ(rte_eth_dev_rx_queue_start(pid, last), 0);
+	CHECK_EQ(newest_retired(m), retired);
+	subset_in_effect(pid, nq, m, &mac, cur, 0x1);
+
+	/* Stopped, set up again at run time, started: still idle. */
+	CHECK_EQ(rte_eth_dev_rx_queue_stop(pid, last), 0);
+	CHECK_EQ(rte_eth_rx_queue_setup(pid, last, 256, rte_eth_dev_socket_id(pid), NULL, mp), 0);
+	CHECK_EQ(rte_eth_dev_rx_queue_start(pid, last), 0);
+	subset_in_effect(pid, nq, m, &mac, cur, 0x1);
+
+	/* Queue 0 stopped: its WQ stays the table's, with no buffer; the device drops. */
+	CHECK_EQ(rte_eth_dev_rx_queue_stop(pid, 0), 0);
+	REQUIRE_EQ(mana_model_port_stats(m, 0, &ps), 0);
+	drops = ps.rx_drop_no_wqe;
+	inject_mix(m, &mac);
+	end = comp_now_ms() + COMP_WAIT_MS;
+	while (ps.rx_drop_no_wqe - drops < INJ_COUNT && comp_now_ms() < end) {
+		comp_sleep_ms(1);
+		REQUIRE_EQ(mana_model_port_stats(m, 0, &ps), 0);
+	}
+	CHECK_EQ(ps.rx_drop_no_wqe - drops, INJ_COUNT);
+	CHECK_EQ(comp_rx_drain(pid, nq, 20), 0);
+	CHECK_EQ(rte_eth_dev_rx_queue_start(pid, 0), 0);
+	subset_in_effect(pid, nq, m, &mac, cur, 0x1);
+
+	/* The odd entries alone to the last queue: a table over {0, last}. */
+	for (i = 0; i < 64; i++)
+		t[i] = i & 1 ? last : 0xdead;
+	CHECK_EQ(reta_set_masked(pid, t, 0xaaaaaaaaaaaaaaaaull), 0);
+	for (i = 0; i < 64; i++)
+		cur[i] = i & 1 ? last : 0;
+	subset_in_effect(pid, nq, m, &mac, cur, 1u | 1u << last);
+
+	/* Three distinct queues: refused, the table stays. */
+	if (nq >= 4) {
+		for (i = 0; i < 64; i++)
+			t[i] = i % 4 == 2 ? 1 : 0xdead;
+		snprintf(want, sizeof(want), "port %d: RETA names 3 distinct queues (0, 1 and "
+			 "%u); the device's table holds 1, 2, 4, ... distinct queues, each once, "
+			 "repeated over the 64 entries", pid, last);
+		reta_refused(pid, t, reta_class_mask(4, 0x4), want, cur);
+	}
+
+	/* Restart and a device reset (recovery) keep the table and the idle queues. */
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	CHECK_EQ(rte_eth_dev_start(pid), 0);
+	CHECK_EQ(comp_rx_drain(pid, nq, 20), 0);
+	subset_in_effect(pid, nq, m, &mac, cur, 1u | 1u << last);
+	memset(&hold, 0, sizeof(hold));
+	hold.release = 1;
+	REQUIRE_EQ(rte_eth_dev_callback_register(pid, RTE_ETH_EVENT_RECOVERY_SUCCESS, hold_cb,
+						 NULL), 0);
+	REQUIRE_EQ(mana_model_reset(m, 20), 0);
+	REQUIRE(hold_wait(&hold.success));
+	rte_eth_dev_callback_unregister(pid, RTE_ETH_EVENT_RECOVERY_SUCCESS, hold_cb, NULL);
+	CHECK_EQ(comp_rx_drain(pid, nq, 20), 0);
+	subset_in_effect(pid, nq, m, &mac, cur, 1u | 1u << last);
+
+	/* Configured again with the same queue count: the table stays. */
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	REQUIRE_EQ(comp_port_start(pid, &pc, mp), 0);
+	CHECK_EQ(comp_rx_drain(pid, nq, 20), 0);
+	subset_in_effect(pid, nq, m, &mac, cur, 1u | 1u << last);
+
+	/* Back to every queue. */
+	for (i = 0; i < 64; i++)
+		cur[i] = i % nq;
+	CHECK_EQ(reta_set(pid, cur), 0);
+	subset_in_effect(pid, nq, m, &mac, cur, all);
+
+	CHECK_EQ(rte_eth_dev_stop(pid), 0);
+	comp_vdev_destroy(name);
+	CHECK_EQ(rte_mempool_avail_count(mp), nq * 256 + 1024);
+	rte_mempool_free(mp);
+}
+
+static void
+test_reta_subset2(void)
+{
+	reta_subset_case(2);
+}
+
+static void
+test_reta_subset16(void)
+{
+	reta_subset_case(16);
+}
+
 /* Non-IP frames carry no hash and go to the table's last queue (the default RX object). */
 static void
 test_non_ip(void)
@@ -675,6 +866,8 @@ static const struct comp_case cases[] = {
 	{ "reta_partial4", test_reta_partial4 },
 	{ "reta_partial8", test_reta_partial8 },
 	{ "reta_update_fails", test_reta_update_fails },
+	{ "reta_subset2", test_reta_subset2 },
+	{ "reta_subset16", test_reta_subset16 },
 };
 
 int

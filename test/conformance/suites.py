@@ -727,20 +727,12 @@ def reta_table(kind, nq, size=64):
     return [0] * size
 
 
-CONST0_NA = ("every RX queue must be in the table: the device creates an RX queue's "
-             "hardware object only as an entry of the RSS table (hardware.md §6 \"ids\", §21); "
-             "DTS's all-queue-0 table refused")
-
-
 def reta_set(tp, kind, nq):
-    """Apply a DTS preset; False when the driver refuses the all-0 table of several queues."""
+    """Apply a DTS preset with dpdk-testpmd-mana's whole-table command."""
     pat = {"seq": list(range(nq)), "rev": list(range(nq - 1, -1, -1)), "const0": [0]}[kind]
     line = "mana port 0 rss reta " + " ".join(map(str, pat))
     out = tp.cmd(line)
-    if kind == "const0" and nq > 1 and refused(out) and "name each of" in out:
-        return False
     verify(not refused(out), f"'{line}' failed: {out.strip()[-300:]}")
-    return True
 
 
 def rss_setup(tp):
@@ -767,13 +759,13 @@ def rss_algorithm(ctx, algorithm):
         key = rss_key(tp)
         verify(len(key) == 40, f"key of {len(key)} bytes")
         for kind in ("seq", "rev", "const0"):
-            if not reta_set(tp, kind, 4):
-                continue	# reta_key_reta_queues_*_const0
+            reta_set(tp, kind, 4)
             rss_setup(tp)
             pkts, recs = rss_send(ctx, tp)
             rss_verify(reta_table(kind, 4), pkts, recs, key)
     return ("Toeplitz hash of the 40-byte key recomputed for every frame; queue = RETA[hash % 64] "
-            "for seq and rev tables (const0: see reta_key_reta_queues_2) (no rte_flow: the port's RSS configuration, hardware.md §21)")
+            "for seq, rev and const0 tables (no rte_flow: the port's RSS configuration, "
+            "hardware.md §21)")
 
 
 def rss_key_default(ctx):
@@ -815,11 +807,16 @@ def rss_reta_queues(ctx, nq, kinds):
     need_mana(ctx)
     with Testpmd(ctx, [f"--rxq={nq}", f"--txq={nq}"], mana=True, mbufs=16384) as tp:
         for kind in kinds:
-            if not reta_set(tp, kind, nq):
-                raise CaseNA(f"{nq} queues: " + CONST0_NA)
+            reta_set(tp, kind, nq)
             rss_setup(tp)
             pkts, recs = rss_send(ctx, tp)
             rss_verify(reta_table(kind, nq), pkts, recs, None)
+            if kind == "const0":
+                others = [r["queue"] for r in recs if r["queue"] != 0]
+                verify(not others, f"{len(others)} frames on queues other than 0")
+    if kinds == ("const0",):
+        return (f"{nq} queues, every entry queue 0: all frames on queue 0 (a table of one WQ, "
+                "the other queues idle, hardware.md §6)")
     return f"{nq} queues: {' and '.join(kinds)} tables, every frame on RETA[hash % 64]"
 
 

@@ -700,11 +700,79 @@ test_shared_db_overflow_manual(void)
 	fx_close(&f);
 }
 
+/*
+ * A WQ outside every indirection table has no device object (hardware.md
+ * §6, "tables over some of the WQs"): manadv_init_obj reports RQ and CQ id
+ * 0 for it, its RQ doorbell and CQ arm are rejected and post nothing, and a
+ * table of one WQ (log 0) takes every frame on that WQ.
+ */
+static void
+test_rwq_outside_table(void)
+{
+	struct mana_model_port_stats st0, st;
+	struct gdma_sge sge;
+	struct gdma_cqe e;
+	struct fx_rxq q;
+	struct fx_buf b;
+	struct fx f;
+	unsigned int i;
+
+	REQUIRE(fx_open(&f, 1));
+	memset(&q, 0, sizeof(q));
+	q.n = 2;
+	for (i = 0; i < 2; i++) {
+		q.cq[i].cq = fx_cq_new(&f, 64);
+		REQUIRE(q.cq[i].cq != NULL);
+		q.wq[i] = fx_wq_new(&f, f.ppd[0], q.cq[i].cq, 64, 1);
+		REQUIRE(q.wq[i] != NULL);
+	}
+	q.ind = fx_ind_new(&f, 0, q.wq);	/* WQ 0 alone */
+	REQUIRE(q.ind != NULL);
+	q.qp = fx_rss_qp(&f, 0, q.ind, fx_rss_key);
+	REQUIRE(q.qp != NULL);
+	for (i = 0; i < 2; i++) {
+		REQUIRE_EQ(fx_init_rx(q.cq[i].cq, &q.cq[i].dv, q.wq[i], &q.dv[i]), 0);
+		fx_cqv_init(&q.cq[i]);
+	}
+	CHECK(q.dv[0].wq_id != 0 && q.cq[0].dv.cq_id != 0);
+	CHECK_EQ(q.dv[1].wq_id, 0);
+	CHECK_EQ(q.cq[1].dv.cq_id, 0);
+	REQUIRE(fx_buf_init(&f, &b, 16384));
+	st0 = fx_stats(&f, 0);
+
+	/* WQ 1: a WQE written, rung and its CQ armed: both doorbells rejected. */
+	sge = fx_sge(&b, 0, 2048);
+	fx_rx_write(&q, 1, &sge, 1);
+	fx_rx_ring(&q, 1);
+	fx_cq_arm(q.dv[1].db_page, &q.cq[1]);
+	fx_run(&f);
+	st = fx_stats(&f, 0);
+	CHECK_EQ(st.db_rejected, st0.db_rejected + 2);
+
+	/* WQ 0, the table's one WQ: the frame lands there, none on WQ 1. */
+	sge = fx_sge(&b, 4096, 2048);
+	fx_rx_write(&q, 0, &sge, 1);
+	fx_rx_ring(&q, 0);
+	fx_run(&f);
+	CHECK_EQ(mana_model_inject_rx(f.m, 0, test_frame, sizeof(test_frame)), 0);
+	fx_run(&f);
+	st = fx_stats(&f, 0);
+	CHECK_EQ(st.db_rejected, st0.db_rejected + 2);
+	CHECK_EQ(st.rx_frames, st0.rx_frames + 1);
+	CHECK(fx_cq_poll(&q.cq[0], &e));
+	CHECK(!fx_cq_poll(&q.cq[1], &e));
+
+	fx_rxq_destroy(&q);
+	fx_buf_fini(&b);
+	fx_close(&f);
+}
+
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_cq_arm_rx),
 	UNIT_TEST(test_cq_arm_tx),
 	UNIT_TEST(test_db_pages_in_cmd_fd),
 	UNIT_TEST(test_doorbell_wrong_id),
+	UNIT_TEST(test_rwq_outside_table),
 	UNIT_TEST(test_shared_db_lossless_manual),
 	UNIT_TEST(test_shared_db_lossless_threaded),
 	UNIT_TEST(test_shared_db_store_forms),

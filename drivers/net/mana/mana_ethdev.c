@@ -325,9 +325,10 @@ mana_queue_states_stopped(struct rte_eth_dev *dev)
 
 /*
  * Start the queues whose state says STARTED. A stopped (deferred) TX queue
- * gets no verbs objects until tx_queue_start. A stopped RX queue gets its CQ
- * and WQ, since the RSS QP's table names every queue (mana_rx_rebuild), but
- * no buffer: the frames RSS gives it are dropped.
+ * gets no verbs objects until tx_queue_start. A stopped RX queue in the RSS
+ * table gets its CQ and WQ (the table names it, mana_rx_rebuild) but no
+ * buffer: the frames RSS gives it are dropped. An RX queue the RETA leaves
+ * out gets neither and receives nothing (mana_rx_side_create).
  */
 int
 mana_dev_start_locked(struct rte_eth_dev *dev, bool keep_states)
@@ -380,7 +381,7 @@ mana_dev_start_locked(struct rte_eth_dev *dev, bool keep_states)
 	dev->tx_pkt_burst = mana_datapath_tx(priv->dp);
 	/* Last: from here on, bursts of any process may run (mana_qgate.h). */
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
-		if (dev->data->rx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
+		if (mana_rxq_receives(dev, i))
 			mana_qgate_open(priv, true, i);
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		if (dev->data->tx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)

@@ -413,6 +413,7 @@ struct mana_priv {
 	uint64_t rss_hf;
 	uint16_t reta_period;		/* number of distinct queues in the table (2^n) */
 	uint16_t reta[MANA_MAX_RXQ];	/* the period: reta[i] for entries i mod period */
+	uint16_t reta_nrx;		/* RX queue count the table was made for */
 	bool reta_set;			/* application RETA; otherwise identity */
 	struct ibv_rwq_ind_table *ind_table;
 	struct ibv_qp *rss_qp;
@@ -617,6 +618,7 @@ int mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr
 int mana_rxq_start(struct mana_rxq *rxq);
 void mana_rxq_stop(struct mana_rxq *rxq);
 int mana_rx_side_create(struct rte_eth_dev *dev, bool intr);
+bool mana_rxq_receives(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rx_rebuild(struct rte_eth_dev *dev);
 int mana_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid);
@@ -695,6 +697,7 @@ void mana_rss_init(struct mana_priv *priv);
 int mana_rss_configure(struct rte_eth_dev *dev);
 int mana_rss_create(struct mana_priv *priv);
 void mana_rss_destroy(struct mana_priv *priv);
+bool mana_rss_has_queue(const struct mana_priv *priv, uint16_t qid);
 int mana_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf);
 int mana_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf);
 int mana_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,

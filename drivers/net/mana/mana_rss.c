@@ -7,17 +7,22 @@
  *
  * The device replicates a table of 2^n distinct WQs over its 64 entries
  * (entry i = WQ[i mod 2^n], hardware.md §6), and a WQ may appear once (§6
- * "expressible tables").
- * With P = nb_rx_queues (a power of two) the driver therefore keeps a period
- * reta[0..P-1], a permutation of the queues; the effective 64-entry table is
- * reta[i mod P]. reta_update merges the entries an update gives (its mask)
- * with the table in effect and accepts the result exactly when it has that
- * shape; any other is refused with -EINVAL and one line naming the entries
- * that break the shape and what would be accepted. An update of one entry
- * alone can therefore never pass (with P < 64 its copies every P entries
- * keep the old queue; with P = 64 the queue it names appears twice): the
- * entries i, i+P, ... change together (dpdk-testpmd-mana's
- * "mana port N rss reta" sets the whole table from a pattern).
+ * "expressible tables"); one WQ (2^0) is a valid table. The kernel creates a
+ * WQ's hardware RQ and CQ objects only as entries of an RSS QP's table (§6
+ * "ids"), so the table need not name every RX queue: a queue it leaves out
+ * has no device object and is idle (mana_rxq.c).
+ *
+ * The driver keeps the period: reta[0..P-1], P = reta_period distinct queues
+ * (a power of two, 1..nb_rx_queues); the effective 64-entry table is
+ * reta[i mod P]. After configure it is the identity over the P = nb_rx_queues
+ * queues. reta_update merges the entries an update gives (its mask) with the
+ * table in effect and accepts the result exactly when it has that shape for
+ * some P (the number of distinct queues it names); any other is refused with
+ * -EINVAL and one line naming the entries that break the shape and what
+ * would be accepted. An update of one entry alone therefore passes only
+ * when it leaves the table's shape as it was: with P < 64 the entries i,
+ * i+P, ... change together (dpdk-testpmd-mana's "mana port N rss reta" sets
+ * the whole table from a pattern).
  *
  * Key, hash types and RETA are stored, and take effect at the next start or
  * at once on a started port: the RSS QP cannot be changed, and the kernel
@@ -51,9 +56,22 @@ reta_identity(struct mana_priv *priv, uint16_t period)
 	uint16_t i;
 
 	priv->reta_period = period;
+	priv->reta_nrx = period;
 	for (i = 0; i < period; i++)
 		priv->reta[i] = i;
 	priv->reta_set = false;
+}
+
+/* Whether RX queue qid is in the table: its WQ gets device objects (top of this file). */
+bool
+mana_rss_has_queue(const struct mana_priv *priv, uint16_t qid)
+{
+	uint16_t i;
+
+	for (i = 0; i < priv->reta_period; i++)
+		if (priv->reta[i] == qid)
+			return true;
+	return false;
 }
 
 void
@@ -120,7 +138,8 @@ mana_rss_configure(struct rte_eth_dev *dev)
 		memcpy(priv->rss_key, conf->rss_key, MANA_RSS_KEY_LEN);
 	if (dev->data->dev_conf.rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG)
 		priv->rss_hf = conf->rss_hf;
-	if (nrx > 0 && (!priv->reta_set || priv->reta_period != nrx))
+	/* An application table outlives a configure that keeps the queue count. */
+	if (nrx > 0 && (!priv->reta_set || priv->reta_nrx != nrx))
 		reta_identity(priv, nrx);
 	return 0;
 }
@@ -286,22 +305,45 @@ reta_class_str(char *buf, size_t len, uint16_t first, uint16_t period)
 		snprintf(buf, len, "entries %u, %u, ..., %u", first, first + period, last);
 }
 
+/* "0, 1 and 2": the distinct queues of t, ascending, into buf; returns their count. */
+static uint16_t
+reta_distinct(const uint16_t *t, char *buf, size_t len)
+{
+	bool seen[MANA_MAX_RXQ] = { false };
+	uint16_t i, d = 0, n = 0;
+	size_t off = 0;
+
+	for (i = 0; i < MANA_RETA_SIZE; i++) {
+		d += !seen[t[i]];
+		seen[t[i]] = true;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < MANA_MAX_RXQ && off < len; i++) {
+		if (!seen[i])
+			continue;
+		n++;
+		off += snprintf(buf + off, len - off, "%s%u",
+				n == 1 ? "" : n == d ? " and " : ", ", i);
+	}
+	return d;
+}
+
 /*
  * Whether the 64-entry table t (entries the update gives marked in upd, the
- * others kept from the table in effect) has the one shape the device can
- * take with nrx RX queues (top of this file, hardware.md §6): every entry a
- * queue below nrx; entry i = entry i mod nrx (the device repeats the first
- * 2^n entries); entries 0..nrx-1 name each queue once (a WQ may appear once
- * in the indirection table, §6 "CQ sharing", §14 #10). Logs one line saying
- * which entries break which rule and what would be accepted.
+ * others kept from the table in effect) has a shape the device can take
+ * with nrx RX queues (top of this file, hardware.md §6): every entry a
+ * queue below nrx; P distinct queues, P a power of two (the device's table
+ * holds 2^n distinct WQs); entry i = entry i mod P (the device repeats its
+ * 2^n entries over the 64). Then entries 0..P-1 name each of the P queues
+ * once. Returns P, or -EINVAL after one line saying which entries break
+ * which rule and what would be accepted.
  */
 static int
 reta_check(struct mana_priv *priv, const uint16_t *t, uint64_t upd, uint16_t nrx)
 {
 	static const char *const how[2] = { "kept", "updated" };
-	int8_t where[MANA_MAX_RXQ];
-	char cls[48];
-	uint16_t i, p;
+	char cls[48], qs[256];
+	uint16_t i, p, d;
 
 	for (i = 0; i < MANA_RETA_SIZE; i++)
 		if (t[i] >= nrx) {
@@ -309,36 +351,33 @@ reta_check(struct mana_priv *priv, const uint16_t *t, uint64_t upd, uint16_t nrx
 				    "queues (0..%u)", priv->port_id, i, t[i], nrx, nrx - 1);
 			return -EINVAL;
 		}
-	for (i = nrx; i < MANA_RETA_SIZE; i++) {
-		p = i & (nrx - 1);
+	d = reta_distinct(t, qs, sizeof(qs));
+	if (!rte_is_power_of_2(d)) {
+		PMD_DRV_LOG(ERR, "port %u: RETA names %u distinct queues (%s); the device's "
+			    "table holds 1, 2, 4, ... distinct queues, each once, repeated over "
+			    "the %u entries", priv->port_id, d, qs, MANA_RETA_SIZE);
+		return -EINVAL;
+	}
+	for (i = d; i < MANA_RETA_SIZE; i++) {
+		p = i & (d - 1);
 		if (t[i] == t[p])
 			continue;
-		reta_class_str(cls, sizeof(cls), p, nrx);
+		reta_class_str(cls, sizeof(cls), p, d);
 		PMD_DRV_LOG(ERR, "port %u: RETA entry %u = queue %u (%s) but entry %u = queue "
-			    "%u (%s): the device repeats entries 0..%u over its 64, so %s must "
-			    "name the same queue", priv->port_id, i, t[i],
-			    how[(upd >> i) & 1], p, t[p], how[(upd >> p) & 1], nrx - 1, cls);
+			    "%u (%s): with %u distinct queues (%s) the device repeats entries "
+			    "0..%u over its %u, so %s must name the same queue", priv->port_id,
+			    i, t[i], how[(upd >> i) & 1], p, t[p], how[(upd >> p) & 1], d, qs,
+			    d - 1, MANA_RETA_SIZE, cls);
 		return -EINVAL;
 	}
-	memset(where, -1, sizeof(where));
-	for (i = 0; i < nrx; i++) {
-		if (where[t[i]] < 0) {
-			where[t[i]] = (int8_t)i;
-			continue;
-		}
-		p = (uint16_t)where[t[i]];
-		PMD_DRV_LOG(ERR, "port %u: RETA entries %u (%s) and %u (%s) both name queue %u: "
-			    "entries 0..%u must name each of the %u RX queues once (a permutation, "
-			    "repeated every %u entries)", priv->port_id, p, how[(upd >> p) & 1], i,
-			    how[(upd >> i) & 1], t[i], nrx - 1, nrx, nrx);
-		return -EINVAL;
-	}
-	return 0;
+	return d;
 }
 
 /*
  * Entries whose mask bit is set take the given queue, the others keep the
- * table in effect; the merged table is accepted only whole (reta_check). It
+ * table in effect; the merged table is accepted only whole (reta_check), and
+ * its P distinct queues become the period: the RX queues outside it go idle,
+ * those that join it receive (on a started port, at once). It
  * is merged, checked and stored under ctl_lock, so it replaces the table in
  * effect at once or not at all: if building a started port's RX side again
  * over it fails (mana_rx_rebuild then leaves every RX queue stopped), the
@@ -350,7 +389,7 @@ mana_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
 	struct mana_priv *priv = mana_priv(dev);
 	uint16_t nrx = dev->data->nb_rx_queues;
 	uint16_t t[MANA_RETA_SIZE], old[MANA_MAX_RXQ];
-	uint16_t i, idx, bit;
+	uint16_t i, idx, bit, period, old_period;
 	uint64_t upd = 0;
 	bool old_set;
 	int ret;
@@ -361,7 +400,7 @@ mana_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
 		return -EINVAL;
 	}
 	rte_spinlock_recursive_lock(&priv->ctl_lock);
-	if (nrx == 0 || priv->reta_period != nrx) {
+	if (nrx == 0 || priv->reta_nrx != nrx) {
 		rte_spinlock_recursive_unlock(&priv->ctl_lock);
 		PMD_DRV_LOG(ERR, "port %u: RETA update before the port is configured with RX "
 			    "queues", priv->port_id);
@@ -374,27 +413,35 @@ mana_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
 			t[i] = conf[idx].reta[bit];
 			upd |= 1ull << i;
 		} else {
-			t[i] = priv->reta[i & (nrx - 1)];
+			t[i] = priv->reta[i & (priv->reta_period - 1)];
 		}
 	}
 	ret = reta_check(priv, t, upd, nrx);
-	if (ret != 0) {
+	if (ret < 0) {
 		rte_spinlock_recursive_unlock(&priv->ctl_lock);
 		return ret;
 	}
-	if (priv->reta_set && memcmp(priv->reta, t, sizeof(uint16_t) * nrx) == 0) {
+	period = (uint16_t)ret;
+	if (priv->reta_set && period == priv->reta_period &&
+	    memcmp(priv->reta, t, sizeof(uint16_t) * period) == 0) {
 		/* The table in effect already: no reason to stop receiving. */
 		rte_spinlock_recursive_unlock(&priv->ctl_lock);
 		return 0;
 	}
-	memcpy(old, priv->reta, sizeof(uint16_t) * nrx);
+	old_period = priv->reta_period;
+	memcpy(old, priv->reta, sizeof(uint16_t) * old_period);
 	old_set = priv->reta_set;
-	memcpy(priv->reta, t, sizeof(uint16_t) * nrx);
+	memcpy(priv->reta, t, sizeof(uint16_t) * period);
+	priv->reta_period = period;
 	priv->reta_set = true;
 	ret = rss_apply(dev);
 	if (ret != 0) {
-		memcpy(priv->reta, old, sizeof(uint16_t) * nrx);
+		memcpy(priv->reta, old, sizeof(uint16_t) * old_period);
+		priv->reta_period = old_period;
 		priv->reta_set = old_set;
+	} else if (period < nrx) {
+		PMD_DRV_LOG(INFO, "port %u: RETA over %u of %u RX queues; the others receive "
+			    "nothing", priv->port_id, period, nrx);
 	}
 	rte_spinlock_recursive_unlock(&priv->ctl_lock);
 	return ret;

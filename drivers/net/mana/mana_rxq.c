@@ -246,6 +246,23 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	return 0;
 }
 
+/* The queue's completion channel: its fd is the queue's efd, in the table or idle. */
+static int
+rxq_channel_create(struct mana_priv *priv, struct mana_rxq *rxq)
+{
+	int err;
+
+	if (rxq->channel != NULL)
+		return 0;
+	rxq->channel = mana_vs_create_comp_channel(priv->ctx);
+	if (rxq->channel != NULL)
+		return 0;
+	err = errno != 0 ? errno : EIO;
+	PMD_DRV_LOG(ERR, "port %u: RX queue %u: creating completion channel failed: %s",
+		    priv->port_id, rxq->queue_id, strerror(err));
+	return -err;
+}
+
 /* CQ (with its completion channel for RX interrupts) and WQ; before the RSS QP. */
 int
 mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr)
@@ -268,10 +285,10 @@ mana_rxq_create_objs(struct mana_priv *priv, struct mana_rxq *rxq, bool intr)
 	rxq_scattered_update(priv->dev_data);
 	wq_attr.max_sge = k;
 	/* mana_rx_rebuild keeps the channel: its fd is the queue's efd. */
-	if (intr && rxq->channel == NULL) {
-		rxq->channel = mana_vs_create_comp_channel(priv->ctx);
-		if (rxq->channel == NULL)
-			goto fail;
+	if (intr) {
+		err = rxq_channel_create(priv, rxq);
+		if (err != 0)
+			goto fail_err;
 	}
 	err = mana_set_buf_allocator(priv, rxq->socket);
 	if (err != 0)
@@ -292,8 +309,7 @@ fail:
 	/* Saved now: logging and the destroy calls below may change errno. */
 	err = errno != 0 ? errno : EIO;
 	PMD_DRV_LOG(ERR, "port %u: RX queue %u: creating %s failed: %s", priv->port_id,
-		    rxq->queue_id, rxq->cq == NULL ? (intr && rxq->channel == NULL ?
-		    "completion channel" : "CQ") : "WQ", strerror(err));
+		    rxq->queue_id, rxq->cq == NULL ? "CQ" : "WQ", strerror(err));
 fail_err:
 	rxq_destroy(rxq, true);	/* the channel goes at stop (mana_rxq_stop) */
 	return -err;
@@ -449,9 +465,25 @@ mana_rxq_stop(struct mana_rxq *rxq)
 /* ---- queue start/stop ------------------------------------------------ */
 
 /*
+ * Whether RX queue qid receives: started, and in the RSS table (the only
+ * way its WQ gets device objects, hardware.md §6 "ids"). Only such a queue's
+ * gate opens; a started queue outside the table keeps its gate closed and
+ * its bursts return 0.
+ */
+bool
+mana_rxq_receives(struct rte_eth_dev *dev, uint16_t qid)
+{
+	return dev->data->rx_queue_state[qid] == RTE_ETH_QUEUE_STATE_STARTED &&
+	       mana_rss_has_queue(mana_priv(dev), qid);
+}
+
+/*
  * The RX side of a port (dev_start, mana_rx_rebuild): CQ and WQ of every RX
- * queue, the RSS QP over all of them, a full ring posted on each queue whose
- * state is STARTED. The caller destroys what was made if it fails.
+ * queue in the RSS table, the RSS QP over them, a full ring posted on each
+ * of them whose state is STARTED. A queue outside the table gets no CQ and
+ * no WQ (the kernel would create no device object for them, hardware.md §6
+ * "ids"), only its completion channel with RX interrupts (the efd stays the
+ * queue's). The caller destroys what was made if it fails.
  */
 int
 mana_rx_side_create(struct rte_eth_dev *dev, bool intr)
@@ -460,12 +492,16 @@ mana_rx_side_create(struct rte_eth_dev *dev, bool intr)
 	uint16_t n = dev->data->nb_rx_queues, i;
 	int ret = 0;
 
-	for (i = 0; i < n && ret == 0; i++)
-		ret = mana_rxq_create_objs(priv, dev->data->rx_queues[i], intr);
+	for (i = 0; i < n && ret == 0; i++) {
+		if (mana_rss_has_queue(priv, i))
+			ret = mana_rxq_create_objs(priv, dev->data->rx_queues[i], intr);
+		else if (intr)
+			ret = rxq_channel_create(priv, dev->data->rx_queues[i]);
+	}
 	if (ret == 0)
 		ret = mana_rss_create(priv);
 	for (i = 0; i < n && ret == 0; i++)
-		if (dev->data->rx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
+		if (mana_rxq_receives(dev, i))
 			ret = mana_rxq_start(dev->data->rx_queues[i]);
 	return ret;
 }
@@ -482,7 +518,8 @@ mana_rx_side_create(struct rte_eth_dev *dev, bool intr)
  * the RX side is built again are dropped on every queue (the time is
  * logged). Each started queue posts a full ring again; a queue whose
  * interrupt was armed is armed again (its CQ is new, its channel and event
- * fd stay).
+ * fd stay). A queue the application's RETA leaves out has no WQ in the
+ * table and receives nothing, started or not (mana_rxq_receives).
  */
 int
 mana_rx_rebuild(struct rte_eth_dev *dev)
@@ -524,15 +561,13 @@ mana_rx_rebuild(struct rte_eth_dev *dev)
 		return ret;
 	}
 	for (i = 0; i < n; i++) {
-		if (dev->data->rx_queue_state[i] != RTE_ETH_QUEUE_STATE_STARTED)
-			continue;
 		if (armed[i])
 			mana_rx_intr_enable(dev, i);
-		on++;
+		on += mana_rxq_receives(dev, i);
 	}
 	rte_wmb();
 	for (i = 0; i < n; i++)
-		if (dev->data->rx_queue_state[i] == RTE_ETH_QUEUE_STATE_STARTED)
+		if (mana_rxq_receives(dev, i))
 			mana_qgate_open(priv, true, i);
 	PMD_DRV_LOG(INFO, "port %u: RX side built again: %u of %u queues receive; no frame "
 		    "was received for %" PRIu64 " us", priv->port_id, on, n,
@@ -544,7 +579,9 @@ mana_rx_rebuild(struct rte_eth_dev *dev)
  * rx_queue_stop/start (ethdev checked the port is started and the queue is
  * not already in that state). While the device is being reset the state is
  * only recorded (stop) or the start refused: the recovery restarts the port
- * with the queues in the states they had.
+ * with the queues in the states they had. A queue outside the RSS table has
+ * no WQ: only its state changes (its gate stays closed), the other queues
+ * receive on.
  */
 int
 mana_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
@@ -554,7 +591,8 @@ mana_rx_queue_stop(struct rte_eth_dev *dev, uint16_t qid)
 
 	rte_spinlock_recursive_lock(&priv->ctl_lock);
 	dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STOPPED;
-	if (priv->rec_state == MANA_REC_NONE && !priv->removed)
+	if (mana_rss_has_queue(priv, qid) && priv->rec_state == MANA_REC_NONE &&
+	    !priv->removed)
 		ret = mana_rx_rebuild(dev);
 	else
 		mana_qgate_close(priv, true, qid);
@@ -572,7 +610,8 @@ mana_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
 	ret = mana_recovery_start_check(priv);
 	if (ret == 0) {
 		dev->data->rx_queue_state[qid] = RTE_ETH_QUEUE_STATE_STARTED;
-		ret = mana_rx_rebuild(dev);
+		if (mana_rss_has_queue(priv, qid))
+			ret = mana_rx_rebuild(dev);
 	}
 	rte_spinlock_recursive_unlock(&priv->ctl_lock);
 	return ret;
@@ -580,12 +619,22 @@ mana_rx_queue_start(struct rte_eth_dev *dev, uint16_t qid)
 
 /* ---- interrupts ------------------------------------------------------ */
 
+/*
+ * A queue outside the RSS table is only marked armed: it has no CQ to arm,
+ * no frame can come, and mana_rx_rebuild arms it once a RETA names it.
+ */
 int
 mana_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
 {
 	struct mana_rxq *rxq = dev->data->rx_queues[qid];
 
-	if (rxq == NULL || rxq->channel == NULL || rxq->db_page == NULL)
+	if (rxq == NULL || rxq->channel == NULL)
+		return -EINVAL;
+	if (rxq->cq == NULL && !mana_rss_has_queue(mana_priv(dev), qid)) {
+		rxq->intr_armed = true;
+		return 0;
+	}
+	if (rxq->db_page == NULL)
 		return -EINVAL;
 	mana_db_ring(rxq->db_page, GDMA_DB_OFFSET_CQ,
 		     gdma_db_cq_arm(rxq->cq_id, rxq->cq_head, rxq->cq_count));

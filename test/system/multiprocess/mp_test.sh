@@ -41,6 +41,14 @@
 #              rte_malloc area of the secondary (registered by the primary,
 #              IPC CREATE_MR_EXT): every frame back, every extbuf returned,
 #              no mr_fail, no driver error in either log
+#   secondary_reta_subset
+#              dpdk-testpmd-mana (TESTPMD_MANA) as primary and secondary: the
+#              primary's `mana port 0 rss reta 0` takes the secondary's queue
+#              1 out of the RSS table while it forwards: rx_q1_packets stays
+#              while frames keep coming (to queue 0, which nobody polls: the
+#              device drops them); `rss reta round-robin` brings queue 1 back
+#              and the secondary forwards again; no doorbell rejected, no
+#              queue error, no driver error, every mbuf back
 #   pdump      Debian's dpdk-pdump (with LD_PRELOAD=librte_mempool_dpaa.so.23,
 #              the NIC guide's workaround) captures the port's RX and TX while
 #              PDUMP_FRAMES frames come in through a TAP wire (io forwarding
@@ -76,7 +84,7 @@ PREFIX="mp_${SCENARIO}_$$"
 # (a mempool names its driver by an index into each process's own table).
 MP_PLUGIN=(-d librte_net_mana.so)
 SPAWN_OPTS=()
-if [ "$SCENARIO" = secondary_recovery ]; then
+if [ "$SCENARIO" = secondary_recovery ] || [ "$SCENARIO" = secondary_reta_subset ]; then
 	TESTPMD=${TESTPMD_MANA:-/nonexistent/dpdk-testpmd-mana}
 	MP_PLUGIN=()
 	SPAWN_OPTS=(--builtin 1)
@@ -519,6 +527,47 @@ run_secondary_stop_start() {
 	quit_primary
 }
 
+# The secondary forwards queue 1; the primary sets the RSS table to queue 0
+# alone (issue 31) and back to round-robin.
+run_secondary_reta_subset() {
+	local so=$W/secondary_out base end rx nowqe
+
+	start_pair "$so" || return
+	base=$MP_BASE
+	wait_xstat rx_q1_packets -gt 1000 || return
+	primary_do "mana port 0 rss reta 0" || return
+	check "pattern 0 taken" \
+		"$(count_text "MANA port 0 RSS table: entry i = queue 0 [i % 1]")" -eq 1
+	# Queue 0, which nobody polls, fills and then drops for want of a WQE.
+	wait_xstat dev_rx_drop_no_wqe -gt 0 || return
+	rx=$(xstat_of "$W/primary_poll" rx_q1_packets)
+	wait_xstat dev_rx_drop_no_wqe -gt "$(xstat_of "$W/primary_poll" dev_rx_drop_no_wqe)" \
+		|| return
+	sleep 1
+	snapshot idle
+	check "rx_q1_packets while queue 1 is out of the table" \
+		"$(xstat_of "$W/primary_idle" rx_q1_packets)" -eq "$rx"
+	check "secondary alive with its queue out of the table" \
+		"$(kill -0 "$TP2" 2>/dev/null && echo 1)" -eq 1
+	nowqe=$(xstat_of "$W/primary_idle" dev_rx_drop_no_wqe)
+	primary_do "mana port 0 rss reta round-robin" || return
+	check "round-robin taken" \
+		"$(count_text "MANA port 0 RSS table: entry i = queue 0 1 [i % 2]")" -eq 1
+	wait_xstat rx_q1_packets -gt $((rx + 1000)) || return
+	echo "ok: queue 1 idle at $rx frames (device drops for want of a WQE: $nowqe)," \
+		"forwarding again after round-robin"
+	check "dev_db_rejected" "$(xstat_of "$W/primary_poll" dev_db_rejected)" -eq 0
+	check "dev_queue_errors" "$(xstat_of "$W/primary_poll" dev_queue_errors)" -eq 0
+	echo "stop" >&4
+	sleep 1
+	primary_do "port stop 0" || return
+	end=$(in_use "$W/pi_end")
+	check "mbufs in use after the tables = baseline" "$end" -eq "$base"
+	check_log "$OUT" "still inside its burst|died inside" "gate takeovers in the primary"
+	quit_secondary "$so"
+	quit_primary
+}
+
 # A secondary SIGKILLed while it forwards: the primary's stop takes its gates
 # back (a WARNING if it died inside a burst), and the primary starts and
 # forwards after it.
@@ -856,6 +905,9 @@ secondary_kill)
 	;;
 secondary_recovery)
 	run_secondary_recovery
+	;;
+secondary_reta_subset)
+	run_secondary_reta_subset
 	;;
 secondary_own_pool)
 	run_secondary_own_pool

@@ -573,12 +573,13 @@ reta_entry() {
 
 # Issue 31: RETA updates of some entries (Debian's testpmd, "port config 0
 # rss reta (i,q)..."), given to the started port. A merged table that keeps
-# the device's shape (a permutation of the 8 queues repeated every 8
-# entries) is taken; one that breaks it is refused with the driver's line
-# naming the entries that must change together. A single flow (one queue)
+# the device's shape (2^n distinct queues repeated every 2^n entries; here
+# a permutation of the 8 queues) is taken; one that breaks it is refused
+# with the driver's line naming the entries that must change together, or
+# the distinct queues when their count is no power of two. A single flow (one queue)
 # shows which table is in effect through the per-queue counters.
 run_rss_reta_8q() {
-	local q r twice msg
+	local q r i others msg
 
 	start_testpmd "wire=gen:flows=1:len=128:rate=20000" --rxq=8 --txq=8
 	cmd "start"
@@ -591,21 +592,23 @@ run_rss_reta_8q() {
 	# What DTS does: the flow's entry and one more, alone.
 	cmd_wait "Bad redirection table parameter" "port config 0 rss reta ($q,$r)($r,$q)"
 	msg="port 0: RETA entry $((q + 8)) = queue $q (kept) but entry $q = queue $r (updated):"
-	msg+=" the device repeats entries 0..7 over its 64,"
-	msg+=" so entries $q, $((q + 8)), ..., $((q + 56)) must name the same queue"
+	msg+=" with 8 distinct queues (0, 1, 2, 3, 4, 5, 6 and 7) the device repeats entries"
+	msg+=" 0..7 over its 64, so entries $q, $((q + 8)), ..., $((q + 56)) must name the same"
+	msg+=" queue"
 	check "refusal naming the entries to change together" "$(count_text "$msg")" -eq 1
 	flow_on 8 "$q" "after the refused update" || return
-	# Half of a swap: queue r twice in every period, refused.
+	# Half of a swap: queue q left out, 7 distinct queues, refused.
 	cmd_wait "Bad redirection table parameter" \
 		"port config 0 rss reta $(reta_pairs 8 "$q" "$r")"
-	if [ "$q" -lt "$r" ]; then
-		twice="entries $q (updated) and $r (kept)"
-	else
-		twice="entries $r (kept) and $q (updated)"
-	fi
-	msg="port 0: RETA $twice both name queue $r: entries 0..7 must name each of the"
-	msg+=" 8 RX queues once (a permutation, repeated every 8 entries)"
-	check "refusal of a queue named twice" "$(count_text "$msg")" -eq 1
+	others=
+	for ((i = 0; i < 8; i++)); do
+		[ "$i" -eq "$q" ] && continue
+		others+="${others:+, }$i"
+	done
+	others="${others%, *} and ${others##*, }"
+	msg="port 0: RETA names 7 distinct queues ($others); the device's table holds 1, 2,"
+	msg+=" 4, ... distinct queues, each once, repeated over the 64 entries"
+	check "refusal of 7 distinct queues" "$(count_text "$msg")" -eq 1
 	flow_on 8 "$q" "after the second refused update" || return
 	# Queues q and r swapped in all their 16 entries, one command: taken.
 	cmd "port config 0 rss reta $(reta_pairs 8 "$q" "$r")$(reta_pairs 8 "$r" "$q")"
@@ -621,8 +624,11 @@ run_rss_reta_8q() {
 }
 
 # dpdk-testpmd-mana's "mana port 0 rss reta ...": the whole table from a
-# pattern, on 4 queues. "3 2 1 0" moves the flow from queue q to 3 - q,
-# round-robin brings it back; patterns the device cannot take are refused.
+# pattern, on 4 queues. "3 2 1 0" moves the flow from queue q to 3 - q;
+# "0 1", a table over 2 of the 4 queues, to q % 2; "0" (DTS's const0) to
+# queue 0; round-robin brings it back; patterns the device cannot take (3
+# distinct queues, a count that does not divide 64, no such queue) are
+# refused.
 run_rss_reta_mana() {
 	local q msg
 
@@ -645,13 +651,21 @@ run_rss_reta_mana() {
 	check "pattern 3 2 1 0 taken" \
 		"$(count_text "MANA port 0 RSS table: entry i = queue 3 2 1 0 [i % 4]")" -eq 1
 	flow_on 4 $((3 - q)) "after 'rss reta 3 2 1 0'" || return
-	cmd_wait "RSS table: refused" "mana port 0 rss reta 0 1"
-	msg="port 0: RETA entries 0 (updated) and 2 (updated) both name queue 0: entries 0..3"
-	msg+=" must name each of the 4 RX queues once (a permutation, repeated every 4 entries)"
-	check "pattern 0 1 refused by the driver" "$(count_text "$msg")" -eq 1
+	cmd_wait "RSS table: refused" "mana port 0 rss reta 0 1 2 0"
+	msg="port 0: RETA names 3 distinct queues (0, 1 and 2); the device's table holds 1,"
+	msg+=" 2, 4, ... distinct queues, each once, repeated over the 64 entries"
+	check "pattern 0 1 2 0 refused by the driver" "$(count_text "$msg")" -eq 1
 	cmd_wait "does not repeat evenly" "mana port 0 rss reta 0 1 2"
 	cmd_wait "nor round-robin" "mana port 0 rss reta 0 4 1 2"
 	flow_on 4 $((3 - q)) "after the refused patterns" || return
+	cmd_wait "MANA port 0 RSS table:" "mana port 0 rss reta 0 1"
+	check "pattern 0 1 taken" \
+		"$(count_text "MANA port 0 RSS table: entry i = queue 0 1 [i % 2]")" -eq 1
+	flow_on 4 $((q % 2)) "after 'rss reta 0 1'" || return
+	cmd_wait "MANA port 0 RSS table:" "mana port 0 rss reta 0"
+	check "pattern 0 taken" \
+		"$(count_text "MANA port 0 RSS table: entry i = queue 0 [i % 1]")" -eq 1
+	flow_on 4 0 "after 'rss reta 0'" || return
 	cmd_wait "MANA port 0 RSS table:" "mana port 0 rss reta round-robin"
 	check "round-robin taken" \
 		"$(count_text "MANA port 0 RSS table: entry i = queue 0 1 2 3 [i % 4]")" -eq 1
