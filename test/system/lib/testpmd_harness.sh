@@ -135,7 +135,8 @@ check_log() {
 # fd 3. --lib: a directory searched after the plugin's (e.g. replacement
 # libraries); --log: a log level ahead of the default pmd.net.mana.*:notice
 # (EAL gives a log type the level of the first matching pattern);
-# --huge-mem: that much hugepage memory instead of --no-huge -m 1024;
+# --huge-mem: that much hugepage memory instead of --no-huge -m 1024 (all:
+# hugepages, no -m: what the --huge-dir mount gives);
 # --plugin-first/--plugin-after: another plugin (-d) loaded before or after ours;
 # --builtin 1: no -d of ours (TESTPMD has the driver built in, dpdk-testpmd-mana).
 testpmd_spawn() {
@@ -146,7 +147,7 @@ testpmd_spawn() {
 		case $1 in
 		--lib) libs+=:$2 ;;
 		--log) logs+=("--log-level=$2") ;;
-		--huge-mem) mem=(-m "$2") ;;
+		--huge-mem) mem=(-m "$2"); [ "$2" != all ] || mem=() ;;
 		--plugin-first) first+=(-d "$2") ;;	# loaded before ours
 		--plugin-after) after+=(-d "$2") ;;	# loaded after ours
 		--builtin) ours=() ;;

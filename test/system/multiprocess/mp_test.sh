@@ -56,6 +56,12 @@
 #              equal to the port's counter deltas, each the frame sent, in
 #              order; then once without LD_PRELOAD, its count printed only
 #              (0 on Debian 12: the log says why the workaround is there)
+#   pdump_doc  doc/user_guide.md section 8's set-up and primary as written
+#              (256 pages: a hugetlbfs mount of 512 MB; no -m, so testpmd
+#              takes what it needs; --total-num-mbufs=8192) and the NIC
+#              guide's dpdk-pdump command: it attaches and captures (without
+#              --total-num-mbufs, MP_DOC_MBUFS=0, it stops with "Mempool
+#              creation failed: Cannot allocate memory")
 #
 # Multi-process needs shared hugepage memory (--no-huge memory is private):
 # the script reserves MP_PAGES 2 MiB pages on top of the current count,
@@ -98,12 +104,13 @@ if [ ! -x "$PROC_INFO" ]; then
 	echo "SKIP: $PROC_INFO not found (Debian package dpdk)"
 	exit 77
 fi
-if [ "$SCENARIO" = pdump ]; then
+if [ "$SCENARIO" = pdump ] || [ "$SCENARIO" = pdump_doc ]; then
 	if [ ! -x "$PDUMP" ]; then
 		echo "SKIP: $PDUMP not found (Debian package dpdk)"
 		exit 77
 	fi
-	if [ ! -c /dev/net/tun ] || ! command -v ip >/dev/null || ! ip netns list >/dev/null 2>&1
+	if [ "$SCENARIO" = pdump ] && { [ ! -c /dev/net/tun ] || ! command -v ip >/dev/null ||
+		! ip netns list >/dev/null 2>&1; }
 	then
 		echo "SKIP: the pdump scenario needs /dev/net/tun and 'ip netns' (iproute2)"
 		exit 77
@@ -155,7 +162,9 @@ setup_hugepages() {
 	fi
 	HP_MNT=$W/huge
 	mkdir -p "$HP_MNT"
-	if ! mount -t hugetlbfs -o pagesize=2M nodev "$HP_MNT"; then
+	# pdump_doc: the mount holds MP_PAGES pages at most, as a machine whose
+	# only hugepages are the guide's `echo 256 > nr_hugepages`.
+	if ! mount -t hugetlbfs -o "pagesize=2M${HP_SIZE:+,size=$HP_SIZE}" nodev "$HP_MNT"; then
 		rmdir "$HP_MNT"
 		HP_MNT=
 		echo "SKIP: cannot mount hugetlbfs"
@@ -889,6 +898,33 @@ run_pdump() {
 	quit_primary
 }
 
+# doc/user_guide.md section 8: the primary as written there (the vdev's name
+# and the harness's --file-prefix, --huge-dir and --no-pci aside), then the
+# NIC guide's ("Capturing with dpdk-pdump") dpdk-pdump attached after `start`.
+run_pdump_doc() {
+	local mbufs=(--total-num-mbufs=8192) rx=$W/doc_rx.pcap
+
+	[ "${MP_DOC_MBUFS:-8192}" != 0 ] || mbufs=()
+	EAL_SHARED=(--huge-dir "$HP_MNT" --file-prefix "$PREFIX" --no-pci)
+	testpmd_spawn --huge-mem all $((DEADLINE_S + 30)) "${EAL_SHARED[@]}" \
+		--vdev 'net_mana_mp,wire=gen:flows=8:rate=10000' \
+		-- -i --rxq=4 --txq=4 --num-procs=2 --proc-id=0 "${mbufs[@]}"
+	wait_text "testpmd> " || return
+	primary_do "start" || return
+	pdump_start doc $MEMPOOL_PRELOAD || return
+	# The generator's frames reach the capture file (pcap header: 24 bytes).
+	while [ "$(stat -c %s "$rx" 2>/dev/null || echo 0)" -le 4096 ]; do
+		may_wait "dpdk-pdump to write $rx" || return
+		sleep 0.2
+	done
+	pdump_stop doc
+	check "dpdk-pdump exit status" "$PD_RC" -eq 0
+	check "dpdk-pdump packets dequeued" "${PD_DEQ:-0}" -gt 0
+	stop_fwd || return
+	quit_primary
+}
+
+[ "$SCENARIO" != pdump_doc ] || HP_SIZE=$((MP_PAGES * 2))M
 setup_hugepages
 case "$SCENARIO" in
 proc_info)
@@ -917,6 +953,9 @@ secondary_extbuf)
 	;;
 pdump)
 	run_pdump
+	;;
+pdump_doc)
+	run_pdump_doc
 	;;
 *)
 	echo "unknown scenario $SCENARIO"
