@@ -46,8 +46,9 @@ packages=(
 	# sources (l3fwd, l2fwd, skeleton) in dpdk-doc
 	dpdk-dev dpdk-doc iproute2 valgrind
 	# the Debian packages (dpkg-buildpackage -b; debian/control's
-	# Build-Depends: debhelper-compat (= 13) is debhelper's)
-	debhelper
+	# Build-Depends: debhelper-compat (= 13) is debhelper's, and
+	# dpkg-checkbuilddeps always wants build-essential)
+	debhelper build-essential
 	# the conformance suite (test/conformance): scapy builds and parses frames
 	python3-scapy
 	# test/system/ovs: Open vSwitch with its DPDK ovs-vswitchd, iperf3, ping
