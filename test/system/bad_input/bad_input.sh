@@ -17,7 +17,7 @@
 #
 #   name | [VAR=value...] EAL args [-- testpmd args] | commands | expectations
 #
-#   EAL args     after "-l 0-1 --no-huge -m 1024 -d librte_net_mana.so"; --no-pci is
+#   EAL args     after "-l 0-1 --no-huge -m 256 -d librte_net_mana.so"; --no-pci is
 #                added unless they hold "-a"; the testpmd args follow
 #                "-i --total-num-mbufs=8192" (a later option overrides)
 #   VAR=value    environment of testpmd (MANA_MODEL, MANA_MODEL_PCI ...);

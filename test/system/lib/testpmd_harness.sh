@@ -135,12 +135,14 @@ check_log() {
 # fd 3. --lib: a directory searched after the plugin's (e.g. replacement
 # libraries); --log: a log level ahead of the default pmd.net.mana.*:notice
 # (EAL gives a log type the level of the first matching pattern);
-# --huge-mem: that much hugepage memory instead of --no-huge -m 1024 (all:
-# hugepages, no -m: what the --huge-dir mount gives);
+# --huge-mem: that much hugepage memory instead of --no-huge -m 256 (all:
+# hugepages, no -m: what the --huge-dir mount gives); 256 MB holds the largest
+# pool a test asks for (8192 mbufs of 9400 bytes) and EAL touches every page
+# of it at start: 0.4 s a start, against 1.3 s with 1024 MB;
 # --plugin-first/--plugin-after: another plugin (-d) loaded before or after ours;
 # --builtin 1: no -d of ours (TESTPMD has the driver built in, dpdk-testpmd-mana).
 testpmd_spawn() {
-	local libs=$PMD_DIR mem=(--no-huge -m 1024) logs=() limit first=() after=()
+	local libs=$PMD_DIR mem=(--no-huge -m 256) logs=() limit first=() after=()
 	local ours=(-d librte_net_mana.so)
 
 	while :; do
