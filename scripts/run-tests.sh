@@ -12,8 +12,10 @@
 #   build-nomodel  -Dmodel=false, the build for Azure hardware: suite
 #               'model_less' (no software-device code in the plugin; the PCI
 #               and ibdev= paths over the replacement libibverbs of 'build')
-# then, on Debian 12, the same again in a Debian 13 root (DPDK 24.11,
-# rdma-core 56) that scripts/debian13-root.sh makes with debootstrap. The
+# then, on Debian 12, build, build-nomodel and their suites again in a
+# Debian 13 root (DPDK 24.11, rdma-core 56) that scripts/debian13-root.sh
+# makes with debootstrap (the sanitizer and fuzzing builds check the same
+# code on Debian 12, and leaving them out there saves CI about 5 minutes). The
 # driver there needs a DPDK 24.11 tree for its SDK headers (the archive may
 # not serve Debian 13's dpdk source package): NET_MANA_DEBIAN13_DPDK_SRC, else
 # ../shared/dpdk/dpdk-24.11.tar.xz beside the repository (as CI provides it),
@@ -39,6 +41,7 @@
 #   --no-debian13   no Debian 13 roots, x86-64 and arm64 (also NET_MANA_DEBIAN13=0)
 #   --no-arm64      no arm64 roots, Debian 12 and 13 (also NET_MANA_ARM64=0)
 #   --no-source     no DPDK 23.11 built from source (also NET_MANA_SOURCE_STAGE=0)
+#   --no-sanitizers no build-asan and build-fuzz (the Debian 13 root's run)
 # Environment:
 #   NET_MANA_DPDK_SRC           DPDK source tree of this machine's DPDK (setup.sh)
 #   NET_MANA_DEBIAN13_DPDK_SRC  a DPDK 24.11 source tree for the Debian 13 root
@@ -54,12 +57,14 @@ cd "$repo" || exit 1
 debian13=${NET_MANA_DEBIAN13:-1}
 arm64=${NET_MANA_ARM64:-1}
 source_dpdk=${NET_MANA_SOURCE_STAGE:-1}
+sanitizers=1
 setup_args=()
 for a in "$@"; do
 	case "$a" in
 	--no-debian13) debian13=0 ;;
 	--no-arm64) arm64=0 ;;
 	--no-source) source_dpdk=0 ;;
+	--no-sanitizers) sanitizers=0 ;;
 	*) setup_args+=("$a") ;;
 	esac
 done
@@ -233,7 +238,7 @@ else
 	asan_suites+=(--suite component)
 	asan_names+=(component)
 fi
-if [ ${#errors[@]} -eq 0 ]; then
+if [ ${#errors[@]} -eq 0 ] && [ "$sanitizers" = 1 ]; then
 	if [ -f build-asan/build.ninja ]; then
 		meson setup --reconfigure build-asan "${asan_opts[@]}" ||
 			errors+=("configure build-asan")
@@ -252,7 +257,7 @@ if [ -f .deps/no-driver ]; then
 else
 	fuzz_opts+=(-Ddriver=true "-Ddpdk_src=${NET_MANA_DPDK_SRC:-}")
 fi
-if [ ${#errors[@]} -eq 0 ]; then
+if [ ${#errors[@]} -eq 0 ] && [ "$sanitizers" = 1 ]; then
 	if ! command -v clang > /dev/null; then
 		errors+=("build-fuzz: no clang (scripts/setup.sh installs clang libclang-rt-dev)")
 	elif [ -f build-fuzz/build.ninja ]; then
@@ -288,14 +293,16 @@ if [ ${#errors[@]} -eq 0 ]; then
 	echo "run-tests: meson test -C build (all suites)"
 	meson test -C build --print-errorlogs || true
 
-	echo "run-tests: meson test -C build-asan ${asan_suites[*]} (ASan + UBSan)"
-	ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1} \
-	UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
-		meson test -C build-asan --no-rebuild "${asan_suites[@]}" --print-errorlogs ||
-			true
+	if [ "$sanitizers" = 1 ]; then
+		echo "run-tests: meson test -C build-asan ${asan_suites[*]} (ASan + UBSan)"
+		ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1} \
+		UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
+			meson test -C build-asan --no-rebuild "${asan_suites[@]}" \
+				--print-errorlogs || true
 
-	echo "run-tests: meson test -C build-fuzz --suite fuzz (libFuzzer)"
-	meson test -C build-fuzz --no-rebuild --suite fuzz --print-errorlogs || true
+		echo "run-tests: meson test -C build-fuzz --suite fuzz (libFuzzer)"
+		meson test -C build-fuzz --no-rebuild --suite fuzz --print-errorlogs || true
+	fi
 
 	if [ "$nomodel" = 1 ]; then
 		echo "run-tests: meson test -C build-nomodel (-Dmodel=false)"
@@ -307,7 +314,8 @@ fi
 # ---- This platform's counts ------------------------------------------------
 # "passed failed skipped" in .deps/counts-<platform>; the failures are listed.
 mkdir -p .deps
-runs=(build=build/meson-logs/testlog.json build-asan=build-asan/meson-logs/testlog.json
+runs=(build=build/meson-logs/testlog.json)
+[ "$sanitizers" = 0 ] || runs+=(build-asan=build-asan/meson-logs/testlog.json
 	build-fuzz=build-fuzz/meson-logs/testlog.json)
 [ "$nomodel" = 0 ] || runs+=(build-nomodel=build-nomodel/meson-logs/testlog.json)
 err_args=()
@@ -326,7 +334,8 @@ echo "run-tests: $plat took $SECONDS s"
 
 prepared
 if [ "$plat" = debian12 ] && [ "$debian13" = 1 ]; then
-	echo "run-tests: debian13: the same suites in a Debian 13 root (scripts/debian13-root.sh)"
+	echo "run-tests: debian13: build and build-nomodel's suites in a Debian 13 root" \
+		"(scripts/debian13-root.sh)"
 	rm -f .deps/counts-debian13
 	d13_start=$SECONDS
 	if [ "$d13_refused" = 1 ]; then
@@ -334,7 +343,7 @@ if [ "$plat" = debian12 ] && [ "$debian13" = 1 ]; then
 	else
 		NET_MANA_DEBIAN13_DPDK_SRC=$d13_src \
 			bash scripts/debian13-root.sh --counts .deps/counts-debian13 -- \
-			bash scripts/run-tests.sh --no-debian13 --allow-no-driver
+			bash scripts/run-tests.sh --no-debian13 --no-sanitizers --allow-no-driver
 		rc=$?
 		if [ ! -s .deps/counts-debian13 ]; then
 			echo "run-tests: debian13: the root's run ended with status $rc" \
