@@ -7,8 +7,8 @@
 # Subject Line" and "Body"), with this project's own code:
 #   - headline at most 60 characters, "area: what": the area in lower case
 #     (net/mana, model, test, doc, ci, ...; several joined by ", "), then a
-#     lower-case word or an acronym (not "Fix ...", which DPDK refuses),
-#     and no full stop at the end;
+#     lower-case word, an acronym or a name such as Debian (not "Fix ...",
+#     which DPDK refuses), and no full stop at the end;
 #   - a blank line, then a body (the why and the numbers), lines of at most
 #     75 characters (a line with a URL, or a trailer such as "Fixes:", may
 #     be longer).
@@ -38,6 +38,8 @@ if [ -z "$base" ] || ! git -C "$repo" cat-file -e "$base^{commit}" 2>/dev/null; 
 fi
 
 area='[a-z][a-z0-9_/.+-]*'
+# Names that keep their capital at the start of the "what".
+names='Debian Ubuntu Linux Azure Microsoft Open OpenVMM Cobalt'
 n=0
 problems=0
 problem() {
@@ -51,7 +53,10 @@ for c in $(git -C "$repo" rev-list --no-merges --reverse "$base..HEAD"); do
 	[ ${#head} -le 60 ] || problem "headline over 60 characters (${#head})"
 	[[ $head =~ ^$area(,\ $area)*:\ [^\ ] ]] ||
 		problem "headline not 'area: what' (lower-case area, one space)"
-	[[ $head =~ :\ [A-Z][a-z] ]] && problem "headline starts with a capital after the area"
+	if [[ $head =~ :\ ([A-Z][a-z][A-Za-z]*) ]] &&
+		[[ " $names " != *" ${BASH_REMATCH[1]} "* ]]; then
+		problem "headline starts with a capital after the area"
+	fi
 	[[ $head == *. ]] && problem "headline ends with a full stop"
 	[ -z "$(sed -n 2p <<< "$msg")" ] || problem "no blank line after the headline"
 	body=$(sed -n '3,$p' <<< "$msg")
