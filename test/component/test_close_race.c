@@ -5,7 +5,8 @@
 /*
  * A port closed on two threads at once, or closed on one while the other
  * stops, starts or resets it (issue 32 D2: testpmd's removal handler on
- * EAL's interrupt thread against its command line): one close does the
+ * EAL's interrupt thread against its command line), or reads it (statistics,
+ * RSS table, queue info, rte_pmd_mana_port_info_get): one close does the
  * work, every other call returns an error, and nothing touches the port's
  * freed memory (mana_portref.c; run under ASan in CI).
  *
@@ -22,9 +23,11 @@
 #include <string.h>
 
 #include <rte_alarm.h>
+#include <rte_version.h>
 #include <ethdev_driver.h>
 
 #include "comp.h"
+#include "rte_pmd_mana.h"
 
 #define POOL_N	4096u
 
@@ -47,9 +50,44 @@ race_port(const char *name, const char *args, bool rmv)
 	return pid;
 }
 
-enum race_op { RACE_CLOSE, RACE_RESET, RACE_START, RACE_STOP, RACE_NB };
+enum race_op {
+	RACE_CLOSE, RACE_RESET, RACE_START, RACE_STOP,
+	RACE_STATS, RACE_RETA, RACE_RXQ_INFO, RACE_API_INFO, RACE_NB
+};
 
-static const char * const race_names[RACE_NB] = { "close", "reset", "start", "stop" };
+static const char * const race_names[RACE_NB] = {
+	"close", "reset", "start", "stop", "stats get", "RETA query", "RX queue info",
+	"rte_pmd_mana_port_info_get",
+};
+
+/* The readers: 0, or -ENODEV when the port is closed or being closed. */
+static int
+race_read(struct rte_eth_dev *dev, const struct eth_dev_ops *ops, enum race_op op)
+{
+	struct rte_eth_rss_reta_entry64 reta[1] = { { .mask = UINT64_MAX } };
+	struct rte_pmd_mana_port_info info;
+	struct rte_eth_rxq_info qinfo;
+	struct rte_eth_stats st;
+
+	memset(&st, 0, sizeof(st));
+	switch (op) {
+	case RACE_STATS:
+#if RTE_VERSION >= RTE_VERSION_NUM(25, 11, 0, 0)
+		return ops->stats_get(dev, &st, NULL);
+#else
+		return ops->stats_get(dev, &st);
+#endif
+	case RACE_RETA:
+		return ops->reta_query(dev, reta, RTE_ETH_RETA_GROUP_SIZE);
+	case RACE_RXQ_INFO:
+		/* Returns nothing: a refused call leaves qinfo as it was. */
+		memset(&qinfo, 0, sizeof(qinfo));
+		ops->rxq_info_get(dev, 0, &qinfo);
+		return qinfo.nb_desc != 0 ? 0 : -ENODEV;
+	default:
+		return rte_pmd_mana_port_info_get((uint16_t)(dev - rte_eth_devices), &info);
+	}
+}
 
 /* The driver's op, on the ethdev entry that stays in place after the release. */
 static int
@@ -62,8 +100,10 @@ race_call(struct rte_eth_dev *dev, const struct eth_dev_ops *ops, enum race_op o
 		return ops->dev_start(dev);
 	case RACE_STOP:
 		return ops->dev_stop(dev);
-	default:
+	case RACE_CLOSE:
 		return ops->dev_close(dev);
+	default:
+		return race_read(dev, ops, op);
 	}
 }
 
@@ -124,7 +164,7 @@ test_close_race(void)
 	unsigned int i;
 	int pid;
 
-	for (i = 0; i < 40 && check_fails == 0; i++) {
+	for (i = 0; i < 48 && check_fails == 0; i++) {
 		pid = race_port("net_mana_race", "", false);
 		REQUIRE(pid >= 0);
 		race_once((uint16_t)pid, (enum race_op)(i % RACE_NB));

@@ -9,7 +9,9 @@
  * The views are read from another thread than the datapath's, without
  * stopping it; the fields are plain loads of words the datapath writes, so
  * a view is consistent per field, not across fields. The MR table is read
- * under its writer lock (control path only).
+ * under its writer lock (control path only). Each call enters the port's
+ * slot (mana_portref.c): a close on another thread waits for it to return,
+ * and a port closed or being closed answers -ENODEV.
  */
 
 #include <errno.h>
@@ -25,13 +27,23 @@
 #include "mana_logs.h"
 #include "rte_pmd_mana.h"
 
-static struct mana_priv *
-api_priv(uint16_t port_id)
-{
-	struct rte_eth_dev *dev = mana_port_dev(port_id);
-
-	return dev != NULL ? mana_priv(dev) : NULL;
-}
+/*
+ * Runs call with priv_ the private data of port_id, entered in the port's
+ * slot (mana_portref.c): a close on another thread waits until the call
+ * returns, and a port closed or being closed is -ENODEV, its memory never
+ * read. Returns the call's result.
+ */
+#define API_ENTERED(port_id, call) do { \
+	struct rte_eth_dev *dev_ = mana_port_dev(port_id); \
+	struct mana_priv *priv_; \
+	int ret_; \
+	if (dev_ == NULL || mana_portref_enter(dev_, NULL) != 0) \
+		return -ENODEV; \
+	priv_ = mana_priv(dev_); \
+	ret_ = (call); \
+	mana_portref_leave(dev_); \
+	return ret_; \
+} while (0)
 
 static uint32_t
 count_db_pages(const struct mana_priv *priv)
@@ -61,15 +73,12 @@ count_db_pages(const struct mana_priv *priv)
 	return n;
 }
 
-int
-rte_pmd_mana_port_info_get(uint16_t port_id, struct rte_pmd_mana_port_info *info)
+static int
+port_info_get(struct mana_priv *priv, struct rte_pmd_mana_port_info *info)
 {
-	struct mana_priv *priv = api_priv(port_id);
 	struct mana_model *m;
 	const char *name;
 
-	if (priv == NULL)
-		return -ENODEV;
 	if (info == NULL)
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
@@ -95,13 +104,16 @@ rte_pmd_mana_port_info_get(uint16_t port_id, struct rte_pmd_mana_port_info *info
 }
 
 int
-rte_pmd_mana_mr_table_get(uint16_t port_id, struct rte_pmd_mana_mr *mr, unsigned int max)
+rte_pmd_mana_port_info_get(uint16_t port_id, struct rte_pmd_mana_port_info *info)
 {
-	struct mana_priv *priv = api_priv(port_id);
+	API_ENTERED(port_id, port_info_get(priv_, info));
+}
+
+static int
+mr_table_get(struct mana_priv *priv, struct rte_pmd_mana_mr *mr, unsigned int max)
+{
 	unsigned int i, n;
 
-	if (priv == NULL)
-		return -ENODEV;
 	if (mr == NULL && max != 0)
 		return -EINVAL;
 	rte_spinlock_lock(&priv->mr.lock);
@@ -116,14 +128,17 @@ rte_pmd_mana_mr_table_get(uint16_t port_id, struct rte_pmd_mana_mr *mr, unsigned
 }
 
 int
-rte_pmd_mana_rss_info_get(uint16_t port_id, struct rte_pmd_mana_rss_info *info)
+rte_pmd_mana_mr_table_get(uint16_t port_id, struct rte_pmd_mana_mr *mr, unsigned int max)
 {
-	struct mana_priv *priv = api_priv(port_id);
+	API_ENTERED(port_id, mr_table_get(priv_, mr, max));
+}
+
+static int
+rss_info_get(struct mana_priv *priv, struct rte_pmd_mana_rss_info *info)
+{
 	const struct mana_rxq *q;
 	uint16_t i, period;
 
-	if (priv == NULL)
-		return -ENODEV;
 	if (info == NULL)
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
@@ -147,6 +162,12 @@ rte_pmd_mana_rss_info_get(uint16_t port_id, struct rte_pmd_mana_rss_info *info)
 	return 0;
 }
 
+int
+rte_pmd_mana_rss_info_get(uint16_t port_id, struct rte_pmd_mana_rss_info *info)
+{
+	API_ENTERED(port_id, rss_info_get(priv_, info));
+}
+
 /*
  * rte_softrss() takes an IPv6 address as four host-order words. The tuple's
  * address is a byte array before DPDK 24.11 and struct rte_ipv6_addr since:
@@ -165,18 +186,15 @@ load_v6(uint8_t *dst, const uint8_t *src)
 	}
 }
 
-int
-rte_pmd_mana_rss_flow_queue(uint16_t port_id, const struct rte_pmd_mana_flow *flow,
-			    uint32_t *hash, uint16_t *entry)
+static int
+rss_flow_queue(struct mana_priv *priv, const struct rte_pmd_mana_flow *flow,
+		uint32_t *hash, uint16_t *entry)
 {
-	struct mana_priv *priv = api_priv(port_id);
 	union rte_thash_tuple t;
 	bool ports;
 	uint32_t h, len;
 	uint16_t e, period;
 
-	if (priv == NULL)
-		return -ENODEV;
 	if (flow == NULL)
 		return -EINVAL;
 	memset(&t, 0, sizeof(t));
@@ -203,6 +221,13 @@ rte_pmd_mana_rss_flow_queue(uint16_t port_id, const struct rte_pmd_mana_flow *fl
 	if (entry != NULL)
 		*entry = e;
 	return priv->reta[e % period];
+}
+
+int
+rte_pmd_mana_rss_flow_queue(uint16_t port_id, const struct rte_pmd_mana_flow *flow,
+			    uint32_t *hash, uint16_t *entry)
+{
+	API_ENTERED(port_id, rss_flow_queue(priv_, flow, hash, entry));
 }
 
 static void
@@ -237,16 +262,13 @@ ring_state(struct rte_pmd_mana_queue_info *info, uint16_t nb_desc, uint32_t head
 	info->errors = errors;
 }
 
-int
-rte_pmd_mana_rxq_info_get(uint16_t port_id, uint16_t queue_id,
-			  struct rte_pmd_mana_queue_info *info)
+static int
+rxq_info_get(struct mana_priv *priv, uint16_t queue_id,
+		struct rte_pmd_mana_queue_info *info)
 {
-	struct mana_priv *priv = api_priv(port_id);
 	const struct mana_rxq *q;
 	struct mana_rxq_stats st;
 
-	if (priv == NULL)
-		return -ENODEV;
 	if (info == NULL || queue_id >= priv->dev_data->nb_rx_queues)
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
@@ -273,15 +295,19 @@ rte_pmd_mana_rxq_info_get(uint16_t port_id, uint16_t queue_id,
 }
 
 int
-rte_pmd_mana_txq_info_get(uint16_t port_id, uint16_t queue_id,
+rte_pmd_mana_rxq_info_get(uint16_t port_id, uint16_t queue_id,
 			  struct rte_pmd_mana_queue_info *info)
 {
-	struct mana_priv *priv = api_priv(port_id);
+	API_ENTERED(port_id, rxq_info_get(priv_, queue_id, info));
+}
+
+static int
+txq_info_get(struct mana_priv *priv, uint16_t queue_id,
+		struct rte_pmd_mana_queue_info *info)
+{
 	const struct mana_txq *q;
 	struct mana_txq_stats st;
 
-	if (priv == NULL)
-		return -ENODEV;
 	if (info == NULL || queue_id >= priv->dev_data->nb_tx_queues)
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
@@ -303,96 +329,82 @@ rte_pmd_mana_txq_info_get(uint16_t port_id, uint16_t queue_id,
 	return 0;
 }
 
+int
+rte_pmd_mana_txq_info_get(uint16_t port_id, uint16_t queue_id,
+			  struct rte_pmd_mana_queue_info *info)
+{
+	API_ENTERED(port_id, txq_info_get(priv_, queue_id, info));
+}
+
 /* ---- software device ------------------------------------------------- */
 
-static struct mana_model *
-api_model(uint16_t port_id, unsigned int *vport, int *err)
+/* The port's software device and vPort; -ENOTSUP without one. */
+static int
+model_of(struct mana_priv *priv, struct mana_model **m, unsigned int *vport)
 {
-	struct mana_priv *priv = api_priv(port_id);
-	struct mana_model *m;
-
-	if (priv == NULL) {
-		*err = -ENODEV;
-		return NULL;
-	}
 	/* priv->model, not the context's: there is none while a device reset is handled. */
-	m = priv->model;
-	if (m == NULL) {
-		*err = -ENOTSUP;
-		return NULL;
-	}
+	*m = priv->model;
+	if (*m == NULL)
+		return -ENOTSUP;
 	*vport = priv->ib_port - 1;
-	return m;
+	return 0;
 }
+
+/* As API_ENTERED, with m_ and vport_ the port's software device and vPort. */
+#define API_MODEL(port_id, call) do { \
+	struct rte_eth_dev *dev_ = mana_port_dev(port_id); \
+	struct mana_model *m_; \
+	unsigned int vport_; \
+	int ret_; \
+	if (dev_ == NULL || mana_portref_enter(dev_, NULL) != 0) \
+		return -ENODEV; \
+	ret_ = model_of(mana_priv(dev_), &m_, &vport_); \
+	if (ret_ == 0) \
+		ret_ = (call); \
+	mana_portref_leave(dev_); \
+	return ret_; \
+} while (0)
 
 int
 rte_pmd_mana_model_link_set(uint16_t port_id, bool up)
 {
-	unsigned int vport;
-	int err;
-	struct mana_model *m = api_model(port_id, &vport, &err);
-
-	return m == NULL ? err : mana_vs_model_api()->set_link(m, vport, up);
+	API_MODEL(port_id, mana_vs_model_api()->set_link(m_, vport_, up));
 }
 
 int
 rte_pmd_mana_model_inject_tx_error(uint16_t port_id, uint32_t cqe_type, uint32_t n)
 {
-	unsigned int vport;
-	int err;
-	struct mana_model *m = api_model(port_id, &vport, &err);
-
-	return m == NULL ? err : mana_vs_model_api()->inject_tx_error(m, vport, cqe_type, n);
+	API_MODEL(port_id, mana_vs_model_api()->inject_tx_error(m_, vport_, cqe_type, n));
 }
 
 int
 rte_pmd_mana_model_drop_next(uint16_t port_id, uint32_t n)
 {
-	unsigned int vport;
-	int err;
-	struct mana_model *m = api_model(port_id, &vport, &err);
-
-	return m == NULL ? err : mana_vs_model_api()->drop_next(m, vport, n);
+	API_MODEL(port_id, mana_vs_model_api()->drop_next(m_, vport_, n));
 }
 
 int
 rte_pmd_mana_model_inject_rx(uint16_t port_id, const void *frame, uint32_t len)
 {
-	unsigned int vport;
-	int err;
-	struct mana_model *m = api_model(port_id, &vport, &err);
-
-	return m == NULL ? err : mana_vs_model_api()->inject_rx(m, vport, frame, len);
+	API_MODEL(port_id, mana_vs_model_api()->inject_rx(m_, vport_, frame, len));
 }
 
 int
 rte_pmd_mana_model_fatal(uint16_t port_id)
 {
-	unsigned int vport;
-	int err;
-	struct mana_model *m = api_model(port_id, &vport, &err);
-
-	return m == NULL ? err : mana_vs_model_api()->fatal(m);
+	API_MODEL(port_id, mana_vs_model_api()->fatal(m_));
 }
 
 int
 rte_pmd_mana_model_reset(uint16_t port_id, uint32_t down_ms)
 {
-	unsigned int vport;
-	int err;
-	struct mana_model *m = api_model(port_id, &vport, &err);
-
-	return m == NULL ? err : mana_vs_model_api()->reset(m, down_ms);
+	API_MODEL(port_id, mana_vs_model_api()->reset(m_, down_ms));
 }
 
 int
 rte_pmd_mana_model_gen_set(uint16_t port_id, uint64_t rate_pps, uint32_t flows)
 {
-	unsigned int vport;
-	int err;
-	struct mana_model *m = api_model(port_id, &vport, &err);
-
-	return m == NULL ? err : mana_vs_model_api()->gen_set(m, vport, rate_pps, flows);
+	API_MODEL(port_id, mana_vs_model_api()->gen_set(m_, vport_, rate_pps, flows));
 }
 
 #define MODEL_CTR(f)	{ #f, offsetof(struct mana_model_port_stats, f) }
@@ -416,17 +428,14 @@ static const struct {
 	MODEL_CTR(tx_lso_wqes), MODEL_CTR(tx_lso_segments),
 };
 
-int
-rte_pmd_mana_model_counters_get(uint16_t port_id, struct rte_pmd_mana_counter *c,
-				unsigned int max)
+static int
+model_counters_get(struct mana_model *m, unsigned int vport, struct rte_pmd_mana_counter *c,
+		   unsigned int max)
 {
 	struct mana_model_port_stats st;
-	unsigned int vport, i;
+	unsigned int i;
 	int err;
-	struct mana_model *m = api_model(port_id, &vport, &err);
 
-	if (m == NULL)
-		return err;
 	if (c == NULL && max != 0)
 		return -EINVAL;
 	err = mana_vs_model_api()->port_stats(m, vport, &st);
@@ -441,16 +450,23 @@ rte_pmd_mana_model_counters_get(uint16_t port_id, struct rte_pmd_mana_counter *c
 }
 
 int
-rte_pmd_mana_model_last_error(uint16_t port_id, char *buf, unsigned int size)
+rte_pmd_mana_model_counters_get(uint16_t port_id, struct rte_pmd_mana_counter *c,
+				unsigned int max)
 {
-	unsigned int vport;
-	int err;
-	struct mana_model *m = api_model(port_id, &vport, &err);
+	API_MODEL(port_id, model_counters_get(m_, vport_, c, max));
+}
 
-	if (m == NULL)
-		return err;
+static int
+model_last_error(struct mana_model *m, char *buf, unsigned int size)
+{
 	if (buf == NULL || size == 0)
 		return -EINVAL;
 	strlcpy(buf, mana_vs_model_api()->last_error(m), size);
 	return 0;
+}
+
+int
+rte_pmd_mana_model_last_error(uint16_t port_id, char *buf, unsigned int size)
+{
+	API_MODEL(port_id, model_last_error(m_, buf, size));
 }

@@ -785,6 +785,78 @@ mana_g_vlan_offload_set(struct rte_eth_dev *dev, int mask)
 	MANA_GUARD(mana_vlan_offload_set(dev, mask), "VLAN offload set");
 }
 
+/* The readers too: a statistics poll racing a close must not read freed memory. */
+#if RTE_VERSION >= RTE_VERSION_NUM(25, 11, 0, 0)
+static int
+mana_g_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats,
+		 struct eth_queue_stats *qstats)
+{
+	MANA_GUARD(mana_compat_stats_get(dev, stats, qstats), "stats get");
+}
+#else
+static int
+mana_g_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats)
+{
+	MANA_GUARD(mana_compat_stats_get(dev, stats), "stats get");
+}
+#endif
+
+static int
+mana_g_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
+{
+	MANA_GUARD(mana_rss_hash_conf_get(dev, conf), "RSS hash get");
+}
+
+static int
+mana_g_reta_query(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *conf,
+		  uint16_t size)
+{
+	MANA_GUARD(mana_reta_query(dev, conf, size), "RETA query");
+}
+
+static int
+mana_g_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_burst_mode *mode)
+{
+	MANA_GUARD(mana_rx_burst_mode_get(dev, qid, mode), "RX burst mode get");
+}
+
+static int
+mana_g_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_burst_mode *mode)
+{
+	MANA_GUARD(mana_tx_burst_mode_get(dev, qid, mode), "TX burst mode get");
+}
+
+static int
+mana_g_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
+{
+	MANA_GUARD(mana_rx_intr_enable(dev, qid), "RX interrupt enable");
+}
+
+static int
+mana_g_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
+{
+	MANA_GUARD(mana_rx_intr_disable(dev, qid), "RX interrupt disable");
+}
+
+/* The queue info ops return nothing: refused, ethdev's zeroed answer stands. */
+static void
+mana_g_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info *qinfo)
+{
+	if (mana_portref_enter(dev, "RX queue info get") != 0)
+		return;
+	mana_rxq_info_get(dev, qid, qinfo);
+	mana_portref_leave(dev);
+}
+
+static void
+mana_g_txq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_txq_info *qinfo)
+{
+	if (mana_portref_enter(dev, "TX queue info get") != 0)
+		return;
+	mana_txq_info_get(dev, qid, qinfo);
+	mana_portref_leave(dev);
+}
+
 const struct eth_dev_ops mana_dev_ops = {
 	.dev_configure = mana_g_configure,
 	.dev_start = mana_g_start,
@@ -795,7 +867,7 @@ const struct eth_dev_ops mana_dev_ops = {
 	.dev_supported_ptypes_get = mana_compat_supported_ptypes,
 	.link_update = mana_g_link_update,
 	.mtu_set = mana_g_mtu_set,
-	.stats_get = mana_compat_stats_get,
+	.stats_get = mana_g_stats_get,
 	.stats_reset = mana_g_stats_reset,
 	.xstats_get = mana_g_xstats_get,
 	.xstats_get_names = mana_g_xstats_get_names,
@@ -808,17 +880,17 @@ const struct eth_dev_ops mana_dev_ops = {
 	.rx_queue_stop = mana_g_rx_queue_stop,
 	.tx_queue_start = mana_g_tx_queue_start,
 	.tx_queue_stop = mana_g_tx_queue_stop,
-	.rx_queue_intr_enable = mana_rx_intr_enable,
-	.rx_queue_intr_disable = mana_rx_intr_disable,
-	.rxq_info_get = mana_rxq_info_get,
-	.txq_info_get = mana_txq_info_get,
-	.rx_burst_mode_get = mana_rx_burst_mode_get,
-	.tx_burst_mode_get = mana_tx_burst_mode_get,
+	.rx_queue_intr_enable = mana_g_rx_intr_enable,
+	.rx_queue_intr_disable = mana_g_rx_intr_disable,
+	.rxq_info_get = mana_g_rxq_info_get,
+	.txq_info_get = mana_g_txq_info_get,
+	.rx_burst_mode_get = mana_g_rx_burst_mode_get,
+	.tx_burst_mode_get = mana_g_tx_burst_mode_get,
 	.tx_done_cleanup = mana_tx_done_cleanup,
 	.rss_hash_update = mana_g_rss_hash_update,
-	.rss_hash_conf_get = mana_rss_hash_conf_get,
+	.rss_hash_conf_get = mana_g_rss_hash_conf_get,
 	.reta_update = mana_g_reta_update,
-	.reta_query = mana_reta_query,
+	.reta_query = mana_g_reta_query,
 	.vlan_offload_set = mana_g_vlan_offload_set,
 	/*
 	 * No promiscuous/MAC filter ops: the device has none (-ENOTSUP). All-multicast is

@@ -106,11 +106,14 @@ mp_ports_of(const char *dev_name, struct mana_mp_param *res)
 	uint16_t pid;
 
 	RTE_ETH_FOREACH_DEV(pid) {
+		/* Entered (mana_portref.c): a port closing on another thread is skipped. */
 		dev = mana_port_dev(pid);
-		if (dev == NULL || dev->device == NULL ||
-		    strcmp(dev->device->name, dev_name) != 0 || res->u.ports.n >= MANA_MAX_PORTS)
+		if (dev == NULL || mana_portref_enter(dev, NULL) != 0)
 			continue;
-		res->u.ports.ib_port[res->u.ports.n++] = mana_priv(dev)->ib_port;
+		if (dev->device != NULL && strcmp(dev->device->name, dev_name) == 0 &&
+		    res->u.ports.n < MANA_MAX_PORTS)
+			res->u.ports.ib_port[res->u.ports.n++] = mana_priv(dev)->ib_port;
+		mana_portref_leave(dev);
 	}
 	return res->u.ports.n > 0 ? 0 : -ENODEV;
 }

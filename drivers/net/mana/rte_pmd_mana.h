@@ -8,8 +8,10 @@
  * device, steer it.
  *
  * Every function takes an ethdev port id and fails with -ENODEV if the port
- * does not exist or is not a net_mana port of the primary process (in a
- * secondary, the device state these functions read lives in the primary). Reads are snapshots taken
+ * does not exist, is closed or being closed on another thread (a close waits
+ * for a call already running), or is not a net_mana port of the primary
+ * process (in a secondary, the device state these functions read lives in
+ * the primary). Reads are snapshots taken
  * without stopping the datapath: while forwarding runs, ring positions and
  * counters of one answer may be a few packets apart. The model_* functions
  * return -ENOTSUP on real hardware.
