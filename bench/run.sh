@@ -11,7 +11,7 @@
 # usage: bench/run.sh [--short] [--build DIR] [--out DIR]
 #   --short   CI mode: fewer configs, shorter runs (< ~2 min); figures are
 #             printed and written, nothing fails on timing
-#   --build   meson build directory (default /root/build-bench; configured
+#   --build   meson build directory (default build-bench in the checkout; configured
 #             and built when missing)
 #   --only S  run only the sections named in S (comma list of: fwd, cg, sizes,
 #             bursts, rss, scale, testpmd, l3fwd, doorbell, tso, engine); the
@@ -56,7 +56,7 @@ src=$(dirname "$here")
 short=0
 all_sections=,fwd,cg,sizes,bursts,rss,scale,testpmd,l3fwd,doorbell,tso,engine,
 only=$all_sections
-build=/root/build-bench
+build=$src/build-bench
 out=
 while [ $# -gt 0 ]; do
 	case $1 in
