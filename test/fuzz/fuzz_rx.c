@@ -386,19 +386,6 @@ do_status(struct mana_rxq *rxq, unsigned int off)
 			   s == RTE_ETH_RX_DESC_UNAVAIL, "status %d", s);
 }
 
-static uint64_t
-rearm_template(uint16_t data_off)
-{
-	struct rte_mbuf mb;
-
-	memset(&mb, 0, sizeof(mb));
-	mb.data_off = data_off;
-	mb.nb_segs = 1;
-	mb.port = PORT_ID;
-	rte_mbuf_refcnt_set(&mb, 1);
-	return *(uint64_t *)RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data));
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -432,7 +419,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rxq->data_off = RTE_PKTMBUF_HEADROOM;
 	/* as mana_rxq.c: the data of a posted mbuf m lies at (char *)m + buf_off */
 	rxq->buf_off = sizeof(struct rte_mbuf) + rte_pktmbuf_priv_size(pool) + rxq->data_off;
-	rxq->mbuf_rearm = rearm_template(rxq->data_off);
+	rxq->mbuf_rearm = mana_rx_rearm_template(rxq->data_off, PORT_ID);
 	rxq->vlan_reinsert = (data[0] & 8) ? GDMA_SET(MANA_RXCQE_VLAN_PRESENT, 1) : 0;
 	/* The rings at their exact sizes (mana_rxq.c checks the device's against nb_desc). */
 	rxq->cq_count = nb_desc;

@@ -627,6 +627,8 @@ int mana_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid);
 int mana_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid);
 void mana_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid, struct rte_eth_rxq_info *qinfo);
 /* SGEs per RX WQE for frames of MTU mtu from pool mp (hardware.md §3.6); 0 after a log line. */
+/* rearm_data of a received mbuf: data_off, refcnt 1, nb_segs 1, port (mana_rx.c). */
+uint64_t mana_rx_rearm_template(uint16_t data_off, uint16_t port);
 uint32_t mana_rxq_sge_count(const struct mana_priv *priv, uint16_t qid,
 			    const struct rte_mempool *mp, uint16_t mtu);
 

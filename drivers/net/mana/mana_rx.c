@@ -383,6 +383,20 @@ mana_rx_post_all(struct mana_rxq *rxq)
 	return true;
 }
 
+/* rearm_data of a received mbuf: data_off, refcnt 1, nb_segs 1, port. */
+uint64_t
+mana_rx_rearm_template(uint16_t data_off, uint16_t port)
+{
+	struct rte_mbuf mb;
+
+	memset(&mb, 0, sizeof(mb));
+	mb.data_off = data_off;
+	mb.nb_segs = 1;
+	mb.port = port;
+	rte_mbuf_refcnt_set(&mb, 1);
+	return *(uint64_t *)RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data));
+}
+
 /* ---- for the scattered path (mana_rx_scatter.c) ----------------------- */
 
 uint64_t

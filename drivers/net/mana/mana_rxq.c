@@ -87,20 +87,6 @@ rx_check_desc(struct mana_priv *priv, uint16_t nb_desc)
 	return 0;
 }
 
-/* rearm_data of a received mbuf: data_off, refcnt 1, nb_segs 1, port. */
-static uint64_t
-rx_rearm_template(uint16_t data_off, uint16_t port)
-{
-	struct rte_mbuf mb;
-
-	memset(&mb, 0, sizeof(mb));
-	mb.data_off = data_off;
-	mb.nb_segs = 1;
-	mb.port = port;
-	rte_mbuf_refcnt_set(&mb, 1);
-	return *(uint64_t *)RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data));
-}
-
 uint32_t
 mana_rxq_sge_count(const struct mana_priv *priv, uint16_t qid, const struct rte_mempool *mp,
 		   uint16_t mtu)
@@ -225,8 +211,8 @@ mana_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	rxq->buf_size = room - RTE_PKTMBUF_HEADROOM;
 	rxq->data_off = RTE_PKTMBUF_HEADROOM;
 	rxq->buf_off = sizeof(struct rte_mbuf) + rte_pktmbuf_priv_size(mp) + rxq->data_off;
-	rxq->mbuf_rearm = rx_rearm_template(rxq->data_off, rxq->port_id);
-	rxq->seg_rearm = rx_rearm_template(0, rxq->port_id);
+	rxq->mbuf_rearm = mana_rx_rearm_template(rxq->data_off, rxq->port_id);
+	rxq->seg_rearm = mana_rx_rearm_template(0, rxq->port_id);
 	rxq->priv = priv;
 	rxq->gate = &priv->rx_gate[qid];
 	rxq->socket = sock;
