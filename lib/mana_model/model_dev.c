@@ -174,21 +174,12 @@ mm_open_wires(struct mana_model *m)
 	return 0;
 }
 
-struct mana_model *
-mana_model_create(const struct mana_model_config *cfg)
+/* A device of cfg (checked), its ports and locks set up, in no registry. */
+static struct mana_model *
+mm_model_alloc(const struct mana_model_config *cfg)
 {
 	struct mana_model *m;
-	int err;
 
-	if (cfg == NULL) {
-		errno = EINVAL;
-		return NULL;
-	}
-	err = mm_config_check(cfg);
-	if (err != 0) {
-		errno = err;
-		return NULL;
-	}
 	m = calloc(1, sizeof(*m));
 	if (m == NULL)
 		return NULL;
@@ -214,30 +205,56 @@ mana_model_create(const struct mana_model_config *cfg)
 	snprintf(m->ibdev.name, sizeof(m->ibdev.name), "%s", cfg->name);
 	snprintf(m->ibdev.dev_name, sizeof(m->ibdev.dev_name), "uverbs_%s", cfg->name);
 	mm_ports_init(m);
+	return m;
+}
+
+/*
+ * Under mm_global_lock, so that no device of the same name or MAC can join
+ * between the check and the insertion: admitted, given its sysfs tree and
+ * wires, registered. 0 or an errno; what was made is undone by mm_model_free.
+ */
+static int
+mm_model_register(struct mana_model *m)
+{
+	int err;
 
 	pthread_mutex_lock(&mm_global_lock);
 	err = mm_registry_admit_locked(m);
-	if (err != 0) {
-		pthread_mutex_unlock(&mm_global_lock);
-		pthread_rwlock_destroy(&m->lock);
-		pthread_mutex_destroy(&m->err_lock);
-		free(m);
-		errno = err;
-		return NULL;
+	if (err == 0) {
+		err = mm_sysfs_create(m);
+		if (err != 0)
+			mm_log(MM_LOG_ERR, "create %s: setup failed: %s", m->cfg.name,
+			       strerror(err));
 	}
-	err = mm_sysfs_create(m);
-	if (err != 0)
-		mm_log(MM_LOG_ERR, "create %s: setup failed: %s", cfg->name, strerror(err));
 	if (err == 0)
 		err = mm_open_wires(m);
+	if (err == 0)
+		mm_registry_insert_locked(m);
+	pthread_mutex_unlock(&mm_global_lock);
+	return err;
+}
+
+struct mana_model *
+mana_model_create(const struct mana_model_config *cfg)
+{
+	struct mana_model *m;
+	int err;
+
+	if (cfg == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	err = mm_config_check(cfg);
 	if (err != 0) {
-		pthread_mutex_unlock(&mm_global_lock);
-		mm_model_free(m);
 		errno = err;
 		return NULL;
 	}
-	mm_registry_insert_locked(m);
-	pthread_mutex_unlock(&mm_global_lock);
+	m = mm_model_alloc(cfg);
+	if (m == NULL)
+		return NULL;
+	err = mm_model_register(m);
+	if (err != 0)
+		goto free_model;
 	/*
 	 * Pair wires whose peer does not exist yet stay pending; every engine
 	 * pass of every device retries them, so a device created later connects.
@@ -246,19 +263,21 @@ mana_model_create(const struct mana_model_config *cfg)
 	mm_lock(m);
 	mm_wires_connect(m);
 	mm_unlock(m);
-
 	if (!cfg->manual) {
 		err = mm_engine_start(m);
-		if (err != 0) {
-			mm_registry_remove(m);
-			mm_model_free(m);
-			errno = err;
-			return NULL;
-		}
+		if (err != 0)
+			goto unregister;
 	}
 	mm_log(MM_LOG_INFO, "created device %s (%u ports) at %s", cfg->name, cfg->nports,
 	       m->ibdev.ibdev_path);
 	return m;
+
+unregister:
+	mm_registry_remove(m);
+free_model:
+	mm_model_free(m);	/* takes a partly made device: no tree, no wires */
+	errno = err;
+	return NULL;
 }
 
 int
