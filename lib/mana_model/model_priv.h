@@ -401,26 +401,46 @@ mm_queue_max_who(const struct mana_model *m)
 	return mm_provider_caps_queues(m) ? "the provider of rdma-core < 49" : "max_qp_wr";
 }
 
-/* model_dev.c */
-extern pthread_mutex_t mm_global_lock;
+/* model_log.c */
 void mm_vlog(int level, const char *fmt, va_list ap);
 /* Record a violation as the device's last error and log it. */
 void mm_error(struct mana_model *m, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* model_config.c: 0, or EINVAL with the reason logged. */
+int mm_config_check(const struct mana_model_config *cfg);
+
+/* model_registry.c: the device list and its lock. */
+extern pthread_mutex_t mm_global_lock;
 bool mm_model_valid(const struct mana_model *m);
+/* May m join (its name, MACs and remote pair cables): 0 or an errno, logged. */
+int mm_registry_admit_locked(const struct mana_model *m);
+void mm_registry_insert_locked(struct mana_model *m);
+/* Takes mm_global_lock. */
+void mm_registry_remove(struct mana_model *m);
+
+/* model_ids.c */
+void mm_ids_seed(struct mana_model *m);
+uint32_t mm_new_queue_id(struct mana_model *m);
+uint32_t mm_new_lkey(struct mana_model *m);
+uint32_t mm_pow2_ceil(uint32_t x);
+void mm_gen_mac(const char *name, unsigned int port, uint8_t mac[6]);
+
 /*
  * Let thread t run on every CPU this process could run on when the library
  * loaded (model_settings.c): 0, an errno of pthread_setaffinity_np, or
  * ENOENT when that set is unknown.
  */
 int mm_thread_allow_start_cpus(pthread_t t);
-uint32_t mm_new_queue_id(struct mana_model *m);
-uint32_t mm_new_lkey(struct mana_model *m);
-uint32_t mm_pow2_ceil(uint32_t x);
+
+/* model_dev.c */
 void mm_wires_connect(struct mana_model *m);
 /* A connected pair wire whose far end closed: carrier lost, retried (engine of p). */
 void mm_port_check_carrier(struct mana_model *m, struct mm_port *p);
-/* link_up = admin_up && carrier; an event and a log line when it changes (m->lock held). */
+/*
+ * link_up = admin_up && carrier; an event and a log line when it changes
+ * (m->lock held; model_stats.c).
+ */
 void mm_port_link_eval(struct mana_model *m, struct mm_port *p);
 /*
  * The longest frame a port sends, as it leaves (an inserted 802.1Q tag
@@ -441,9 +461,13 @@ mm_port_max_frame(const struct mana_model *m, unsigned int port)
  */
 int mm_tmptree_create(char *root, size_t size);
 void mm_tmptree_remove(const char *root);
-/* Remove the file tree at path, depth first, not following links (model_dev.c). */
-void mm_rm_tree(const char *path);
 
+/* model_sysfs.c: remove the file tree at path, depth first, not following links. */
+void mm_rm_tree(const char *path);
+/* The device's tree (a temporary one without cfg.sysfs_root): 0 or an errno. */
+int mm_sysfs_create(struct mana_model *m);
+/* Remove what mm_sysfs_create made, if anything. */
+void mm_sysfs_remove(struct mana_model *m);
 /* Rewrite a port's netdev mtu file in the PCI presentation, if there is one. */
 void mm_sysfs_port_mtu(const struct mana_model *m, unsigned int port);
 

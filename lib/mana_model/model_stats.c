@@ -243,9 +243,7 @@ mana_model_gen_set(struct mana_model *m, unsigned int port, uint64_t rate_pps, u
 		return -ERANGE;
 	}
 	mm_lock(m);
-	p->wire->gen_rate_pps = rate_pps;
-	if (flows != 0)
-		p->wire->gen_flows = flows;
+	mm_wire_gen_set(p->wire, rate_pps, flows);
 	mm_unlock(m);
 	return 0;
 }
@@ -331,15 +329,8 @@ mana_model_port_stats(const struct mana_model *m, unsigned int port,
 		return -EINVAL;
 	mm_lock(mm);
 	mm_port_stats_sum(mm, port, st);
-	if (p->wire != NULL) {
-		st->wire_gen_frames = p->wire->gen_frames;
-		st->wire_sink_frames = p->wire->sink_frames;
-		st->wire_sink_bytes = p->wire->sink_bytes;
-		st->wire_sink_bad = p->wire->sink_bad;
-		st->wire_sink_csum_ok = p->wire->sink_csum_ok;
-		st->wire_sink_vlan = p->wire->sink_vlan;
-		st->wire_drops = p->wire->wire_drops;
-	}
+	if (p->wire != NULL)
+		mm_wire_stats(p->wire, st);
 	mm_unlock(mm);
 	return 0;
 }
@@ -392,15 +383,8 @@ mana_model_port_stats_reset(struct mana_model *m, unsigned int port)
 	mm_lock(m);
 	for (unsigned int i = 0; i < MANA_MODEL_MAX_ENGINES; i++)
 		memset(&m->eng[i].port[port].st, 0, sizeof(m->eng[i].port[port].st));
-	if (p->wire != NULL) {
-		p->wire->gen_frames = 0;
-		p->wire->sink_frames = 0;
-		p->wire->sink_bytes = 0;
-		p->wire->sink_bad = 0;
-		p->wire->sink_csum_ok = 0;
-		p->wire->sink_vlan = 0;
-		p->wire->wire_drops = 0;
-	}
+	if (p->wire != NULL)
+		mm_wire_stats_reset(p->wire);
 	mm_unlock(m);
 	return 0;
 }

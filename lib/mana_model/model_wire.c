@@ -120,7 +120,7 @@ mm_inbox_count(const struct mm_inbox *ib)
 static void
 none_tx(struct mm_wire *w, const uint8_t *frame, uint32_t len)
 {
-	mm_sink_frame(w, frame, len);
+	mm_sink_frame(w->priv, frame, len);
 }
 
 static unsigned int
@@ -134,12 +134,25 @@ none_poll(struct mm_wire *w, unsigned int budget)
 static void
 none_close(struct mm_wire *w)
 {
-	(void)w;
+	free(w->priv);
+	w->priv = NULL;
 }
 
 static const struct mm_wire_ops none_ops = {
 	.name = "none", .tx = none_tx, .poll = none_poll, .close = none_close,
+	.stats = mm_sink_stats, .stats_reset = mm_sink_stats_reset,
 };
+
+/* The none wire's state is its sink alone. */
+static int
+none_open(struct mm_wire *w)
+{
+	w->priv = calloc(1, sizeof(struct mm_sink));
+	if (w->priv == NULL)
+		return -ENOMEM;
+	w->ops = &none_ops;
+	return 0;
+}
 
 /* ---- loop and pair -------------------------------------------------- */
 
@@ -357,7 +370,7 @@ mm_wire_open(struct mm_port *port, const struct mana_model_wire_cfg *cfg)
 	w->cfg = *cfg;
 	switch (cfg->type) {
 	case MANA_MODEL_WIRE_NONE:
-		w->ops = &none_ops;
+		ret = none_open(w);
 		break;
 	case MANA_MODEL_WIRE_LOOP:
 	case MANA_MODEL_WIRE_PAIR:
@@ -404,6 +417,22 @@ mm_wire_carrier(struct mm_wire *w)
 	if (w == NULL || w->cfg.type != MANA_MODEL_WIRE_PAIR || w->priv == NULL)
 		return true;
 	return pair_carrier(w);
+}
+
+void
+mm_wire_stats(const struct mm_wire *w, struct mana_model_port_stats *st)
+{
+	st->wire_drops = w->wire_drops;
+	if (w->ops->stats != NULL)
+		w->ops->stats(w, st);
+}
+
+void
+mm_wire_stats_reset(struct mm_wire *w)
+{
+	w->wire_drops = 0;
+	if (w->ops->stats_reset != NULL)
+		w->ops->stats_reset(w);
 }
 
 void

@@ -35,19 +35,16 @@ struct mm_wire_ops {
 	void (*close)(struct mm_wire *w);
 	/* poll also writes TX-side state (pcap flushes its TX file): never beside tx. */
 	bool poll_touches_tx;
+	/* Copy / zero the kind's own counters (wire_sink_*, wire_gen_frames); NULL: none. */
+	void (*stats)(const struct mm_wire *w, struct mana_model_port_stats *st);
+	void (*stats_reset)(struct mm_wire *w);
 };
 
 struct mm_wire {
 	const struct mm_wire_ops *ops;
 	struct mm_port *port;		/* the vPort this end belongs to */
 	struct mana_model_wire_cfg cfg;
-	void *priv;			/* the wire type's own state */
-	/* Counters the wire keeps (gen/sink); read by mana_model_port_stats. */
-	uint64_t gen_frames;
-	uint64_t sink_frames, sink_bytes, sink_bad, sink_csum_ok, sink_vlan;
-	bool gen_paused;
-	uint64_t gen_rate_pps;		/* live value, mana_model_gen_set() */
-	uint32_t gen_flows;		/* live value, 1..MM_GEN_MAX_FLOWS */
+	void *priv;			/* the wire type's own state and counters */
 	/* Frames the wire could not carry (inbox full, peer gone, TAP write failed). */
 	uint64_t wire_drops;
 };
@@ -86,6 +83,11 @@ int mm_wire_connect(struct mm_wire *w, char *msg, size_t size);
 /* A connected wire still has its far end (pair: the peer did not close); engine thread. */
 bool mm_wire_carrier(struct mm_wire *w);
 void mm_wire_close(struct mm_wire *w);
+/* The wire's counters into st (wire_drops, and the kind's own) / zero them (m->lock held). */
+void mm_wire_stats(const struct mm_wire *w, struct mana_model_port_stats *st);
+void mm_wire_stats_reset(struct mm_wire *w);
+/* A gen wire's live rate (0: unlimited) and, unless 0, flow count (m->lock held). */
+void mm_wire_gen_set(struct mm_wire *w, uint64_t rate_pps, uint32_t flows);
 
 /* "pair", "gen", ... for messages. */
 const char *mm_wire_type_name(enum mana_model_wire_type type);

@@ -74,6 +74,10 @@ ramp_init(void)
 }
 
 struct mm_gen {
+	struct mm_sink sink;			/* first: frames this port sends */
+	uint64_t frames;			/* generated (wire_gen_frames) */
+	uint64_t rate_pps;			/* live value, mana_model_gen_set() */
+	uint32_t flows;				/* live value, 1..MM_GEN_MAX_FLOWS */
 	uint8_t frame[MANA_MODEL_MAX_FRAME];	/* the next frame; headers from tmpl */
 	uint8_t tmpl[128];			/* headers common to every flow */
 	uint32_t ip_sum;			/* IPv4 header sum, source and checksum 0 */
@@ -95,6 +99,7 @@ struct mm_gen {
 	bool timed;				/* last_ns is current (rate was not 0) */
 	uint32_t *seq;				/* per flow, MM_GEN_MAX_FLOWS */
 };
+_Static_assert(offsetof(struct mm_gen, sink) == 0, "mm_sink_stats reads priv as its sink");
 
 /* Big-endian stores (one store each, not byte by byte). */
 static inline void
@@ -313,19 +318,15 @@ static unsigned int
 gen_poll(struct mm_wire *w, unsigned int budget)
 {
 	struct mm_gen *g = w->priv;
-	uint64_t rate = __atomic_load_n(&w->gen_rate_pps, __ATOMIC_RELAXED);
-	uint32_t flows = __atomic_load_n(&w->gen_flows, __ATOMIC_RELAXED);
+	uint64_t rate = __atomic_load_n(&g->rate_pps, __ATOMIC_RELAXED);
+	uint32_t flows = __atomic_load_n(&g->flows, __ATOMIC_RELAXED);
 	unsigned int n, sent = 0;
 
-	if (__atomic_load_n(&w->gen_paused, __ATOMIC_RELAXED)) {
-		g->last_ns = mono_ns();
-		return 0;
-	}
 	if (w->cfg.gen.count != 0) {
-		if (w->gen_frames >= w->cfg.gen.count)
+		if (g->frames >= w->cfg.gen.count)
 			return 0;
-		if (w->cfg.gen.count - w->gen_frames < budget)
-			budget = (unsigned int)(w->cfg.gen.count - w->gen_frames);
+		if (w->cfg.gen.count - g->frames < budget)
+			budget = (unsigned int)(w->cfg.gen.count - g->frames);
 	}
 	if (flows == 0 || flows > MM_GEN_MAX_FLOWS)
 		flows = flows == 0 ? 1 : MM_GEN_MAX_FLOWS;
@@ -345,7 +346,7 @@ gen_poll(struct mm_wire *w, unsigned int budget)
 		g->held = false;
 		g->seq[g->held_flow]++;
 		g->next_flow = g->held_flow + 1;
-		w->gen_frames++;
+		g->frames++;
 		sent++;
 	}
 	if (rate != 0)
@@ -356,7 +357,27 @@ gen_poll(struct mm_wire *w, unsigned int budget)
 static void
 gen_tx(struct mm_wire *w, const uint8_t *frame, uint32_t len)
 {
-	mm_sink_frame(w, frame, len);
+	struct mm_gen *g = w->priv;
+
+	mm_sink_frame(&g->sink, frame, len);
+}
+
+static void
+gen_stats(const struct mm_wire *w, struct mana_model_port_stats *st)
+{
+	const struct mm_gen *g = w->priv;
+
+	mm_sink_stats(w, st);
+	st->wire_gen_frames = g->frames;
+}
+
+static void
+gen_stats_reset(struct mm_wire *w)
+{
+	struct mm_gen *g = w->priv;
+
+	mm_sink_stats_reset(w);
+	g->frames = 0;
 }
 
 static void
@@ -373,7 +394,18 @@ gen_close(struct mm_wire *w)
 
 static const struct mm_wire_ops gen_ops = {
 	.name = "gen", .tx = gen_tx, .poll = gen_poll, .close = gen_close,
+	.stats = gen_stats, .stats_reset = gen_stats_reset,
 };
+
+void
+mm_wire_gen_set(struct mm_wire *w, uint64_t rate_pps, uint32_t flows)
+{
+	struct mm_gen *g = w->priv;
+
+	g->rate_pps = rate_pps;
+	if (flows != 0)
+		g->flows = flows;
+}
 
 int
 mm_wire_gen_open(struct mm_wire *w)
@@ -409,8 +441,8 @@ mm_wire_gen_open(struct mm_wire *w)
 	g->timed = true;
 	w->priv = g;
 	w->ops = &gen_ops;
-	w->gen_rate_pps = c->rate_pps;
-	w->gen_flows = c->flows;
+	g->rate_pps = c->rate_pps;
+	g->flows = c->flows;
 	return 0;
 }
 
@@ -448,22 +480,22 @@ sink_payload_ok(const uint8_t *frame, const struct mm_frame_info *fi)
  * addresses, whatever else they are.
  */
 void
-mm_sink_frame(struct mm_wire *w, const uint8_t *frame, uint32_t len)
+mm_sink_frame(struct mm_sink *s, const uint8_t *frame, uint32_t len)
 {
 	struct mm_frame_info fi;
 	struct mm_csum_result r;
 
-	w->sink_frames++;
-	w->sink_bytes += len;
+	s->frames++;
+	s->bytes += len;
 	if (!mm_frame_parse(frame, len, &fi)) {
-		w->sink_bad++;
+		s->bad++;
 		return;
 	}
-	w->sink_vlan += fi.vlan;
+	s->vlan += fi.vlan;
 	mm_csum_verify(frame, len, &fi, &r);
 	if ((r.ip_checked && !r.ip_ok) || (r.l4_checked && !r.l4_ok) ||
 	    !sink_payload_ok(frame, &fi))
-		w->sink_bad++;
+		s->bad++;
 	else if ((r.ip_checked || r.l4_checked) && !r.udp_no_csum)
-		w->sink_csum_ok++;
+		s->csum_ok++;
 }

@@ -46,6 +46,7 @@
 #define PCAP_SNAPLEN	65535
 
 struct mm_pcap {
+	struct mm_sink sink;	/* first: frames this port sends */
 	pcap_t *rx;
 	pcap_t *dead;		/* handle behind the TX dumper */
 	pcap_dumper_t *tx;
@@ -55,6 +56,7 @@ struct mm_pcap {
 	const uint8_t *held;	/* frame read but not yet accepted */
 	uint32_t held_len;
 };
+_Static_assert(offsetof(struct mm_pcap, sink) == 0, "mm_sink_stats reads priv as its sink");
 
 /* What a file that is not a regular one is, for the error line. */
 static const char *
@@ -186,7 +188,7 @@ pcap_tx(struct mm_wire *w, const uint8_t *frame, uint32_t len)
 	struct mm_pcap *pc = w->priv;
 	struct pcap_pkthdr h;
 
-	mm_sink_frame(w, frame, len);
+	mm_sink_frame(&pc->sink, frame, len);
 	if (pc->tx == NULL)
 		return;
 	if (pc->tx_failed) {
@@ -247,6 +249,7 @@ pcap_close_wire(struct mm_wire *w)
 static const struct mm_wire_ops pcap_ops = {
 	.name = "pcap", .tx = pcap_tx, .poll = pcap_poll, .close = pcap_close_wire,
 	.poll_touches_tx = true,	/* pcap_poll flushes the TX file */
+	.stats = mm_sink_stats, .stats_reset = mm_sink_stats_reset,
 };
 
 /*

@@ -10,6 +10,7 @@
 #define MANA_MODEL_WIRE_PRIV_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model_wire.h"
@@ -46,10 +47,42 @@ int mm_wire_pcap_open(struct mm_wire *w);
 int mm_wire_tap_open(struct mm_wire *w);
 
 /*
- * The sink: count a frame leaving the device, verify its IP and L4
- * checksums and, for generator frames, the payload pattern.
+ * The sink: the end of a wire where frames leave the model (none, gen,
+ * pcap, tap). Such a wire's priv begins with its struct mm_sink, so that
+ * the stats functions below serve every kind of them.
  */
-void mm_sink_frame(struct mm_wire *w, const uint8_t *frame, uint32_t len);
+struct mm_sink {
+	uint64_t frames, bytes;
+	uint64_t bad;		/* bad checksum, corrupted generator payload, runt */
+	uint64_t csum_ok;	/* IP and/or L4 checksums verified good */
+	uint64_t vlan;		/* frames with an 802.1Q tag */
+};
+
+/*
+ * Count a frame leaving the device, verify its IP and L4 checksums and, for
+ * generator frames, the payload pattern.
+ */
+void mm_sink_frame(struct mm_sink *s, const uint8_t *frame, uint32_t len);
+
+static inline void
+mm_sink_stats(const struct mm_wire *w, struct mana_model_port_stats *st)
+{
+	const struct mm_sink *s = w->priv;
+
+	st->wire_sink_frames = s->frames;
+	st->wire_sink_bytes = s->bytes;
+	st->wire_sink_bad = s->bad;
+	st->wire_sink_csum_ok = s->csum_ok;
+	st->wire_sink_vlan = s->vlan;
+}
+
+static inline void
+mm_sink_stats_reset(struct mm_wire *w)
+{
+	struct mm_sink *s = w->priv;
+
+	*s = (struct mm_sink){ 0 };
+}
 
 /* Checks a wire configuration (parse and open); 0 or -EINVAL with *why. */
 int mm_wire_cfg_check(const struct mana_model_wire_cfg *cfg, const char **why);

@@ -34,9 +34,11 @@
 #define TAP_BUF_LEN	65536
 
 struct mm_tap {
+	struct mm_sink sink;	/* first: frames this port sends */
 	int fd;
 	uint8_t buf[TAP_BUF_LEN];
 };
+_Static_assert(offsetof(struct mm_tap, sink) == 0, "mm_sink_stats reads priv as its sink");
 
 static unsigned int
 tap_poll(struct mm_wire *w, unsigned int budget)
@@ -69,7 +71,7 @@ tap_tx(struct mm_wire *w, const uint8_t *frame, uint32_t len)
 {
 	struct mm_tap *t = w->priv;
 
-	mm_sink_frame(w, frame, len);
+	mm_sink_frame(&t->sink, frame, len);
 	if (write(t->fd, frame, len) != (ssize_t)len)
 		w->wire_drops++;
 }
@@ -89,6 +91,7 @@ tap_close(struct mm_wire *w)
 
 static const struct mm_wire_ops tap_ops = {
 	.name = "tap", .tx = tap_tx, .poll = tap_poll, .close = tap_close,
+	.stats = mm_sink_stats, .stats_reset = mm_sink_stats_reset,
 };
 
 /* Bring the interface up, as `ip link set <name> up` does. */

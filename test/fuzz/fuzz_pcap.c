@@ -47,9 +47,9 @@ mm_log(int level, const char *fmt, ...)
 }
 
 void
-mm_sink_frame(struct mm_wire *w, const uint8_t *frame, uint32_t len)
+mm_sink_frame(struct mm_sink *s, const uint8_t *frame, uint32_t len)
 {
-	(void)w;
+	(void)s;
 	(void)frame;
 	(void)len;
 }

@@ -270,6 +270,83 @@ test_port_macs(void)
 	if (m2 != NULL)
 		CHECK_EQ(mana_model_destroy(m2), 0);
 }
+/*
+ * Every way mana_model_create can fail after the configuration check
+ * leaves nothing behind: no device in the registry (the name is free
+ * again), no sysfs nodes, and errno says why.
+ */
+static void
+test_create_unwind(void)
+{
+	char root[] = "/tmp/mana_unit_unwind_XXXXXX", path[512];
+	struct mana_model_config cfg, cfg2;
+	unsigned int before = mana_model_list(NULL, 0);
+	struct mana_model *m, *m2;
+
+	REQUIRE_NOT_NULL(mkdtemp(root));
+	/* a name in use */
+	fx_config(&cfg, 1);
+	m = mana_model_create(&cfg);
+	REQUIRE_NOT_NULL(m);
+	errno = 0;
+	m2 = mana_model_create(&cfg);
+	CHECK_NULL(m2);
+	CHECK_EQ(errno, EEXIST);
+	CHECK(mana_model_find(cfg.name) == m);
+	/* a pair cable to a port of an existing device that does not pair back */
+	fx_config(&cfg2, 1);
+	cfg2.wire[0].type = MANA_MODEL_WIRE_PAIR;
+	snprintf(cfg2.wire[0].pair.dev, sizeof(cfg2.wire[0].pair.dev), "%s", cfg.name);
+	errno = 0;
+	CHECK_NULL(mana_model_create(&cfg2));
+	CHECK_EQ(errno, EINVAL);
+	CHECK_NULL(mana_model_find(cfg2.name));
+	CHECK_EQ(mana_model_destroy(m), 0);
+
+	/* the second port's wire fails to open after the sysfs tree was made */
+	fx_config(&cfg, 2);
+	snprintf(cfg.pci_bdf, sizeof(cfg.pci_bdf), "7872:00:00.0");
+	snprintf(cfg.sysfs_root, sizeof(cfg.sysfs_root), "%s", root);
+	cfg.wire[1].type = MANA_MODEL_WIRE_PCAP;
+	snprintf(cfg.wire[1].pcap.rx, sizeof(cfg.wire[1].pcap.rx), "%s/no_such.pcap", root);
+	errno = 0;
+	CHECK_NULL(mana_model_create(&cfg));
+	CHECK_EQ(errno, ENOENT);
+	CHECK_NULL(mana_model_find(cfg.name));
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s", root, cfg.name);
+	CHECK(access(path, F_OK) != 0);
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", root, cfg.pci_bdf);
+	CHECK(access(path, F_OK) != 0);
+	/* the same name and MACs are free again */
+	cfg.wire[1].type = MANA_MODEL_WIRE_NONE;
+	m = mana_model_create(&cfg);
+	CHECK(m != NULL);
+	if (m != NULL)
+		CHECK_EQ(mana_model_destroy(m), 0);
+
+	/* the sysfs tree cannot be made: its root is below a regular file */
+	snprintf(path, sizeof(path), "%s/file", root);
+	{
+		FILE *fp = fopen(path, "w");
+
+		REQUIRE_NOT_NULL(fp);
+		fclose(fp);
+	}
+	fx_config(&cfg, 1);
+	snprintf(cfg.sysfs_root, sizeof(cfg.sysfs_root), "%s/file/sub", root);
+	errno = 0;
+	CHECK_NULL(mana_model_create(&cfg));
+	CHECK_EQ(errno, ENOTDIR);
+	CHECK_NULL(mana_model_find(cfg.name));
+	CHECK_EQ(mana_model_list(NULL, 0), before);
+	CHECK_EQ(unlink(path), 0);
+	/* Only the directories devices share are left (rmdir fails on anything else). */
+	for (unsigned int i = 0; i < sizeof(shared_dirs) / sizeof(shared_dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, shared_dirs[i]);
+		CHECK_EQ(rmdir(path), 0);
+	}
+	CHECK_EQ(rmdir(root), 0);
+}
 static const struct unit_test tests[] = {
 	UNIT_TEST(test_device_list_open_close),
 	UNIT_TEST(test_query_device),
@@ -278,6 +355,7 @@ static const struct unit_test tests[] = {
 	UNIT_TEST(test_port_mtu),
 	UNIT_TEST(test_port_mtu_sysfs),
 	UNIT_TEST(test_port_macs),
+	UNIT_TEST(test_create_unwind),
 };
 
 UNIT_MAIN(tests)

@@ -596,6 +596,11 @@ test_gen_vlan(void)
 	st = fx_stats(&f, 0);
 	CHECK_EQ(st.wire_gen_frames, N);
 	CHECK_EQ(st.rx_bytes, N * 124);
+	/* a reset zeroes the generator's count with the port's */
+	CHECK_EQ(mana_model_port_stats_reset(f.m, 0), 0);
+	st = fx_stats(&f, 0);
+	CHECK_EQ(st.wire_gen_frames, 0);
+	CHECK_EQ(st.rx_bytes, 0);
 	ep_close(&e);
 	fx_close(&f);
 }
@@ -652,6 +657,11 @@ test_sink(void)
 	CHECK_EQ(st.wire_sink_vlan, 1);
 	CHECK_EQ(st.wire_sink_csum_ok, 3);
 	CHECK_EQ(st.wire_sink_bad, 2);
+	/* a reset zeroes the sink's counters with the port's */
+	CHECK_EQ(mana_model_port_stats_reset(f.m, 0), 0);
+	st = fx_stats(&f, 0);
+	CHECK_EQ(st.wire_sink_frames + st.wire_sink_bytes + st.wire_sink_bad +
+		 st.wire_sink_csum_ok + st.wire_sink_vlan + st.tx_frames, 0);
 	ep_close(&e);
 	fx_close(&f);
 }
