@@ -5,7 +5,7 @@
 /*
  * What one doorbell costs the ringing thread on the software device: a plain
  * store to a per-queue page (doorbell=object) against a trapped store to the
- * shared page (doorbell=shared, NIC guide "Doorbell modes"). The engine runs
+ * shared page (doorbell=shared, doc/design.md "Doorbell modes"). The engine runs
  * on its own thread; the figure is wall time on the ringing thread divided by
  * the stores. In shared mode the device must take every store (exit status 1
  * otherwise); in object mode it reads what the slot holds when it looks.

@@ -295,7 +295,7 @@ def why_not_met(raw):
     if any('avg RX burst' in t for t in unmet):
         out.append('- testpmd bursts: the lcore polls faster than the software device completes '
                    'frames, so most polls find few; the device makes RX completions visible in '
-                   'groups (model key cqe_batch, NIC guide "Completion batching").')
+                   'groups (model key cqe_batch, doc/design.md "Completion batching").')
     if any('testpmd io cycles' in t for t in unmet):
         mana = raw.fwd.get('mana', {})
         null = raw.fwd.get('null', {})
@@ -615,7 +615,7 @@ def md(raw, outdir):
     else:
         out += ['What one doorbell costs the ringing thread (%s stores, engine on its own '
                 'thread). `doorbell=shared` traps every store to the hardware-like page so that '
-                'none is lost (NIC guide, "Doorbell modes"); the fault floor is a bare write '
+                'none is lost (doc/design.md, "Doorbell modes"); the fault floor is a bare write '
                 'fault and return on this machine, which any trapping design pays.' %
                 db.get('stores'), '',
                 '| mode | ns per doorbell | vs per-queue page |', '|---|---:|---:|',

@@ -124,7 +124,7 @@ struct mana_model_config {
 	uint32_t rdma_core;
 	/*
 	 * RX CQEs made visible together: 1..64, default 8 (0 means the default);
-	 * 1 makes each visible as it is written (NIC guide, "Completion batching").
+	 * 1 makes each visible as it is written (doc/design.md, "Completion batching").
 	 */
 	uint32_t cqe_batch;
 	int numa_node;			/* -1: any */

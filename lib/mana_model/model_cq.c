@@ -296,7 +296,7 @@ mm_cq_write(struct mana_model *m, struct mm_cq *cq, const uint32_t *data, uint32
 }
 
 /*
- * An RX CQE under cqe_batch (NIC guide, "Completion batching"): bytes 0-59
+ * An RX CQE under cqe_batch (doc/design.md, "Completion batching"): bytes 0-59
  * are written now, dword 15 (owner bits, what makes the CQE valid) is held
  * until cqe_batch CQEs are held on this CQ or the engine pass ends. The
  * producer index advances at once, so the slots and owner bits are those

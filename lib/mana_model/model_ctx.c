@@ -49,7 +49,7 @@ mm_async_event_all(struct mana_model *m, enum ibv_event_type type, uint8_t port)
 /*
  * cmd_fd: its page 0 is the context's doorbell page (hardware-like mmap). Two
  * views of it: the driver's, which in shared mode is write-protected so that
- * every store reaches the device through the doorbell trap (NIC guide,
+ * every store reaches the device through the doorbell trap (doc/design.md,
  * "Doorbell modes"), and the device's own, writable one, where stores that
  * did not trap (a secondary process's mapping of cmd_fd) are found.
  */

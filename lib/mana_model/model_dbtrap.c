@@ -5,7 +5,7 @@
 /*
  * The lossless shared doorbell page: a write-protected mapping, a SIGSEGV
  * handler that decodes each faulting store (x86-64 or AArch64), and a bounded
- * queue per context from the faulting threads to the engine (NIC guide,
+ * queue per context from the faulting threads to the engine (doc/design.md,
  * "Doorbell modes").
  *
  * The handler only uses async-signal-safe means: atomics on the queue,

@@ -3,7 +3,7 @@
  */
 
 /*
- * The lossless shared doorbell page (NIC guide, "Doorbell modes").
+ * The lossless shared doorbell page (doc/design.md, "Doorbell modes").
  *
  * Hardware sees every store to its doorbell page; a device that reads memory
  * sees only the last value of each slot. In shared mode the page handed to

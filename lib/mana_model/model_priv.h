@@ -147,7 +147,7 @@ struct mm_cq {
 	uint64_t events_lost;
 	/*
 	 * RX CQEs written (bytes 0-59, prod advanced) whose dword 15 is not yet
-	 * stored (cqe_batch, NIC guide "Completion batching"): the first one's
+	 * stored (cqe_batch, doc/design.md "Completion batching"): the first one's
 	 * slot and the dwords 15 in order. Published by mm_cq_publish.
 	 */
 	uint32_t held;

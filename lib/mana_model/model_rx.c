@@ -11,7 +11,7 @@
  * passes through the RQ's handoff ring (one producer, one consumer, in
  * order). All with m->lock held shared, or under the exclusive lock.
  *
- * VLAN (NIC guide, "Receive" and "Strictness and device counters"): an
+ * VLAN (doc/design.md, "Receive" and "Strictness and device counters"): an
  * outer 802.1Q tag (TPID 0x8100) is always stripped. The frame goes into the
  * buffer without it, the CQE reports rx_vlantag_present and the 12-bit VLAN
  * ID (PCP and DEI are lost: dword 1 has no room for them) and the length

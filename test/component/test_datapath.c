@@ -3,7 +3,7 @@
  */
 
 /*
- * The datapaths (NIC guide, "Datapath"): scalar, SSE4.2 and AVX2 (x86-64)
+ * The datapaths (doc/design.md, "Datapath"): scalar, SSE4.2 and AVX2 (x86-64)
  * and NEON (arm64) burst functions, chosen by devarg datapath= and EAL's
  * max SIMD bitwidth.
  *  - burst_mode: rte_eth_{rx,tx}_burst_mode_get names the path a port runs;

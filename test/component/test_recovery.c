@@ -45,7 +45,7 @@ static const uint8_t rec_key[40] = {
 
 /*
  * Not the identity: entry i goes to perm[i mod 4] (the device takes tables
- * of 2^n distinct queues repeated, here all 4, NIC guide "RSS").
+ * of 2^n distinct queues repeated, here all 4, doc/design.md "RSS").
  */
 static uint16_t
 rec_reta(unsigned int i)

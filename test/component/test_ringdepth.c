@@ -3,7 +3,7 @@
  */
 
 /*
- * Ring depth (NIC guide, "Ring depth"; hardware.md §2.3): the descriptor
+ * Ring depth (user guide section 2, "Ring depth"; hardware.md §2.3): the descriptor
  * limit follows the device's max_qp_wr and the rdma-core provider the
  * software device mirrors (max_qp_wr= and rdma_core= settings):
  *  - limits: 2048 with rdma-core >= 49, 256 below it (said once at probe),

@@ -3,7 +3,7 @@
  */
 
 /*
- * Scattered RX (hardware.md §3.6, NIC guide "Receive"): 2048-byte data room
+ * Scattered RX (hardware.md §3.6, doc/design.md "Receive"): 2048-byte data room
  * mbufs and MTU 9000, so a WQE holds 5 mbufs (1920 bytes after the headroom,
  * then 2048 each). Frames of every size class arrive byte-exact in chains of
  * the right shape, singly and in coalesced CQEs; frames above the WQE are

@@ -3,7 +3,7 @@
  */
 
 /*
- * VLAN through the PMD on the software device (NIC guide, "Receive",
+ * VLAN through the PMD on the software device (doc/design.md, "Receive",
  * "Transmit"). The device strips every outer 802.1Q tag and reports its
  * VLAN ID in the completion:
  *  - with RTE_ETH_RX_OFFLOAD_VLAN_STRIP the mbuf has RX_VLAN|RX_VLAN_STRIPPED,

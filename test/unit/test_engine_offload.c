@@ -113,7 +113,7 @@ vlan_pcap_path(char *buf, size_t n)
 /*
  * TX VLAN insertion: on the wire (a pcap capture) the frame carries the tag
  * with the OOB's PCP, DEI and VLAN ID; back on RX (loop wire) the device
- * strips it again and reports only the VLAN ID (NIC guide, "Receive").
+ * strips it again and reports only the VLAN ID (doc/design.md, "Receive").
  */
 static void
 test_vlan_insert(void)

@@ -5,9 +5,9 @@
 /*
  * The device engine's RX side, driven by hand (manual mode): delivery over a
  * loop wire, coalescing, truncation, drops (no WQE, bad SGE, injected, link
- * down), the outer 802.1Q tag moved into the CQE (NIC guide, "Receive"), the
+ * down), the outer 802.1Q tag moved into the CQE (doc/design.md, "Receive"), the
  * port and queue counters (hardware.md §4, §14 #18) and CQE batching
- * (cqe_batch, NIC guide "Completion batching").
+ * (cqe_batch, doc/design.md "Completion batching").
  */
 
 #include <poll.h>

@@ -6,7 +6,7 @@
  * Completion events and doorbells on a model device: CQ arming through the
  * RWQ's and the QP's doorbell page, one event per arm (hardware.md §5.4, §14 #26),
  * and doorbells naming a queue of another page refused (14 #15); the
- * lossless shared doorbell page (NIC guide, "Doorbell modes"): every store of
+ * lossless shared doorbell page (doc/design.md, "Doorbell modes"): every store of
  * any thread reaches the device, whatever instruction made it; the
  * per-object pages as pages of cmd_fd, rung through another mapping of it
  * (a DPDK secondary's).

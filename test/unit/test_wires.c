@@ -554,7 +554,7 @@ test_gen_lossless(void)
 /*
  * gen with vlan: every frame carries the tag; the device strips it, so the
  * RX buffers hold the untagged generator frame (4 bytes shorter) and the
- * CQE the VLAN ID (NIC guide, "Receive").
+ * CQE the VLAN ID (doc/design.md, "Receive").
  */
 static void
 test_gen_vlan(void)

@@ -4,8 +4,8 @@
 
 /*
  * Which RX and TX burst functions a port runs: scalar, or a vector build of
- * the CPU family's, SSE4.2 or AVX2 on x86-64 and NEON on AArch64 (NIC
- * guide, "Datapath"). The devarg datapath= asks for one (default auto); at
+ * the CPU family's, SSE4.2 or AVX2 on x86-64 and NEON on AArch64 (doc/design.md,
+ * "Datapath"). The devarg datapath= asks for one (default auto); at
  * every start the path is chosen as DPDK's own PMDs choose: the widest
  * build the CPU runs (rte_cpu_get_flag_enabled) within EAL's maximum SIMD
  * bitwidth (rte_vect_get_max_simd_bitwidth, --force-max-simd-bitwidth). A

@@ -3,7 +3,7 @@
  */
 
 /*
- * Device reset and recovery (hardware.md §17; NIC guide, "Errors and
+ * Device reset and recovery (hardware.md §17; doc/design.md, "Errors and
  * recovery").
  *
  * A device reset reaches user space as IBV_EVENT_DEVICE_FATAL on the

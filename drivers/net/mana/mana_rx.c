@@ -19,7 +19,7 @@
  * completed one gets rearm_data from a template and every RX field written;
  * a dropped or drained one goes back with rte_mempool_put.
  *
- * VLAN (NIC guide, "Receive"): the device always strips an outer 802.1Q tag
+ * VLAN (doc/design.md, "Receive"): the device always strips an outer 802.1Q tag
  * and reports its VLAN ID in the CQE. With RTE_ETH_RX_OFFLOAD_VLAN_STRIP the
  * mbuf gets RX_VLAN | RX_VLAN_STRIPPED and vlan_tci; without it, the tag is
  * written back in front of the EtherType (PCP and DEI 0: the CQE has no

@@ -168,7 +168,7 @@ int rte_pmd_mana_model_fatal(uint16_t port_id);
 /**
  * A reset of the port's whole software device that comes back: every port
  * of it gets IBV_EVENT_DEVICE_FATAL, the device cannot be opened for down_ms
- * milliseconds, then it can (the driver recovers, NIC guide "Errors and
+ * milliseconds, then it can (the driver recovers, doc/design.md "Errors and
  * recovery"). -EIO after rte_pmd_mana_model_fatal().
  */
 __rte_experimental

@@ -280,7 +280,7 @@ def l3fwd_expected(fr):
 def t_l3fwd_jumbo(a, env):
     """Debian's l3fwd with --max-pkt-len 9018: MTU 9000 on 2176-byte mbufs and no
     RTE_ETH_RX_OFFLOAD_SCATTER asked for; the driver receives into chains anyway
-    (NIC guide, "Receive") and every frame of 64..9014 bytes leaves port 1 whole."""
+    (doc/design.md, "Receive") and every frame of 64..9014 bytes leaves port 1 whole."""
     src = os.path.join(a.workdir, 'l3fwd_jumbo_in.pcap')
     out_pcap = os.path.join(a.workdir, 'l3fwd_jumbo_port1.pcap')
     frames = jumbo_frames()
@@ -292,7 +292,7 @@ def t_l3fwd_jumbo(a, env):
     cmd = [a.exe] + eal_args('l3fwdj', '0', vdev) + [
         '--', '-p', '0x3', '--config', '(0,0,0),(1,0,0)', '--max-pkt-len', '9018',
         # l3fwd's pool holds one mbuf per RX descriptor; chains of 5 need a
-        # ring of 256 where the device allows 2048 (NIC guide, "Receive")
+        # ring of 256 where the device allows 2048 (doc/design.md, "Receive")
         '--rx-queue-size', '256']
     rc, out = run_until(cmd, env, lambda: len(pcap_read(out_pcap)) >= len(frames), 90)
     check(rc == 0, 'l3fwd exit status %d (SIGINT ends it cleanly)' % rc)

@@ -200,7 +200,7 @@ while off + 16 <= len(d):
 PY
 }
 
-# VLAN on RX (NIC guide, "Receive"): the generator sends 802.1Q-tagged frames
+# VLAN on RX (doc/design.md, "Receive"): the generator sends 802.1Q-tagged frames
 # (VLAN 100, PCP 5) to port 0; io forwarding sends them out of port 1, whose
 # wire is a pcap capture. The device strips every tag and reports the VLAN
 # ID; with --enable-hw-vlan-strip testpmd sees untagged frames flagged
@@ -401,7 +401,7 @@ print(len(dst), bad, len(set(len(f) for f in dst)))
 PY
 }
 
-# scatter_pcap: 2048-byte mbufs, MTU 9000 (NIC guide, "Receive"): frames of
+# scatter_pcap: 2048-byte mbufs, MTU 9000 (doc/design.md, "Receive"): frames of
 # 64..9014 bytes replayed from a capture arrive in chains of up to 5 mbufs,
 # leave as multi-segment packets and are captured again byte-exact, every one.
 # The capture replays faster than a full TX ring of 5-segment packets drains

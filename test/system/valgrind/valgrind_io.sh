@@ -4,7 +4,7 @@
 #
 # Debian's dpdk-testpmd under valgrind's memcheck, io forwarding on a
 # software device with doorbell=memory (valgrind cannot resume a trapped
-# doorbell store: NIC guide, "Doorbell modes") and one queue pair (that mode
+# doorbell store: doc/design.md, "Doorbell modes") and one queue pair (that mode
 # loses the doorbells of all but one queue of a kind: user guide, section 3).
 # --fair-sched=yes: valgrind runs one thread at a time, and without it the
 # forwarding lcore takes the lock back before the device's engine thread
