@@ -356,7 +356,7 @@ RTE_PMD_REGISTER_PCI_TABLE(net_mana_pci, mana_pci_id_map);
 RTE_PMD_REGISTER_KMOD_DEP(net_mana_pci, "* ib_uverbs & mana_ib");
 RTE_PMD_REGISTER_PARAM_STRING(net_mana_pci, "mac=<xx:xx:xx:xx:xx:xx> tx_cqe_suppress=<0|1> "
 			      "recovery=<auto|manual> recovery_timeout=<100-600000> "
-			      "datapath=<auto|scalar|sse|avx2>");
+			      "datapath=<auto|scalar|sse|avx2|neon>");
 
 /* ---- the software device as a PCI function ---------------------------- */
 

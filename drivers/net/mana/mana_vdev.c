@@ -246,8 +246,10 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mana,
 	"cqe_batch=<1..64> "
 	"numa=<-1..1023> "
 	"max_qp=<1..65535> "
+	"max_qp_wr=<1..2048> "
+	"rdma_core=<44..999> "
 	"part=<0|2> "
 	"tx_cqe_suppress=<0|1> "
 	"recovery=<auto|manual> "
 	"recovery_timeout=<100-600000> "
-	"datapath=<auto|scalar|sse|avx2>");
+	"datapath=<auto|scalar|sse|avx2|neon>");
