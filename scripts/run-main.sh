@@ -74,8 +74,11 @@ trap cleanup EXIT
 
 echo "run-main: dpdk-testpmd for ${SECONDS_TO_RUN}s on --vdev '$DEVARGS'"
 set +e
+# stdbuf -oL: stdout is a pipe, and a testpmd that dies of the SIGINT it
+# re-raises (below) loses what its stdio buffer held, the final statistics
+# among it (seen on Debian 13: exit 130, no "Accumulated" block).
 timeout --preserve-status -s INT -k 20 "$SECONDS_TO_RUN" \
-	dpdk-testpmd "${EAL_ARGS[@]}" -d librte_net_mana.so --vdev "$DEVARGS" \
+	stdbuf -oL -eL dpdk-testpmd "${EAL_ARGS[@]}" -d librte_net_mana.so --vdev "$DEVARGS" \
 	-- "${TESTPMD_ARGS[@]}" "${testpmd_extra[@]}" < /dev/null 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e

@@ -303,10 +303,15 @@ def refused_line(out):
     Counter lines (RX-errors: 0) and log lines of the driver, the shim and
     the software device (`mana: func(): ...`, `mana_vs: ...`, `mana_model:
     ...`), which may arrive while any command runs (e.g. the error
-    completion of a frame over the MTU), are no answer to the command."""
+    completion of a frame over the MTU), are no answer to the command; nor
+    is `set verbose` output of a frame that arrives meanwhile (its
+    `ol_flags: ... RTE_MBUF_F_RX_L4_CKSUM_BAD ...` line)."""
     rx = re.compile(r"(?i)(error|fail|not supported|invalid|bad |cannot|refused)")
+    verbose = re.compile(r"\s*(ol_flags:|src=|port \d+/queue \d+: (received|sent) )")
     for line in out.splitlines():
         if re.search(r"[\w-]+:\s*\d", line) or re.match(r"\s*(mana|mana_vs|mana_model): ", line):
+            continue
+        if verbose.match(line):
             continue
         if rx.search(line):
             return line.strip()
